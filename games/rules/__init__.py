@@ -1,0 +1,23 @@
+"""Pure-Python mahjong rules engine: tiles, hand analysis, fan scoring, rule sets.
+
+No Django imports anywhere in this package; standard library only.
+"""
+
+from .errors import IllegalHandError, InvalidHandError, NotationError, RulesError
+from .melds import Meld, MeldKind
+from .tiles import ALL_TILES, Tile, format_tiles, from_counts, parse_tiles, to_counts
+
+__all__ = [
+    "ALL_TILES",
+    "IllegalHandError",
+    "InvalidHandError",
+    "Meld",
+    "MeldKind",
+    "NotationError",
+    "RulesError",
+    "Tile",
+    "format_tiles",
+    "from_counts",
+    "parse_tiles",
+    "to_counts",
+]
