@@ -1,0 +1,5 @@
+"""Fan definitions: the :class:`~.base.Fan` unit and the fan tables built from it."""
+
+from .base import Fan, FanLine
+
+__all__ = ["Fan", "FanLine"]
