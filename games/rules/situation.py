@@ -34,7 +34,8 @@ class WinSituation:
         human: 人胡 — the non-dealer wins on the dealer's first discard.
         heavenly_ready: 天听 — 报听 declared at the first chance (scored only on a win).
         ready: 报听 was declared before the win.
-        ready_first: 报听一发 — won on the opponent's first discard after 报听 (seed 000).
+        ready_first: 报听一发 — won on the opponent's first discard after
+            报听 (seed 000).
         bonus_tiles: 加番牌 of the hand (seed 001: +10 fan per bonus tile held,
             melds included).
         wild: the 财神 kind of the hand, or ``None`` (seed 002).

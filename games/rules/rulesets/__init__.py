@@ -15,7 +15,9 @@ _cache: dict[str, RuleSet] = {}
 
 
 def get(name: str) -> RuleSet:
-    """Return the rule set called ``name`` (module ``rulesets/<name>.py``, attribute ``RULESET``).
+    """Return the rule set called ``name``.
+
+    It is the ``RULESET`` attribute of the module ``rulesets/<name>.py``.
 
     Raises:
         KeyError: unknown name (the message lists the known ones).

@@ -45,7 +45,10 @@ class Claim(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Timers:
-    """Seconds a seat has to act (seed 000 行牌规定: 15 s to discard; 游戏说明: 10 s to claim)."""
+    """Seconds a seat has to act.
+
+    Seed 000 行牌规定: 15 s to discard; seed 000 游戏说明: 10 s to claim.
+    """
 
     discard: int = 15
     claim: int = 10
