@@ -166,15 +166,15 @@ def glyph(
 
 # -- tile body ---------------------------------------------------------------
 
-DEFS = (
-    "<defs>"
-    '<linearGradient id="mj-face" x1="0" y1="0" x2="0.35" y2="1">'
+FACE_DEFS = (
+    '<defs><linearGradient id="mj-face" x1="0" y1="0" x2="0.35" y2="1">'
     '<stop offset="0" stop-color="#fffdf6"/><stop offset="1" stop-color="#f1e8cf"/>'
-    "</linearGradient>"
-    '<linearGradient id="mj-back" x1="0" y1="0" x2="0.35" y2="1">'
+    "</linearGradient></defs>"
+)
+BACK_DEFS = (
+    '<defs><linearGradient id="mj-back" x1="0" y1="0" x2="0.35" y2="1">'
     '<stop offset="0" stop-color="#2f9a70"/><stop offset="1" stop-color="#17654a"/>'
-    "</linearGradient>"
-    "</defs>"
+    "</linearGradient></defs>"
 )
 
 
@@ -227,8 +227,8 @@ def svg(content: str, name: str, *, back: bool = False) -> str:
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}"'
-        f' width="{W}" height="{H}">{note}{DEFS}'
-        + (body_back() if back else body_face())
+        f' width="{W}" height="{H}">{note}'
+        + (BACK_DEFS + body_back() if back else FACE_DEFS + body_face())
         + content
         + "</svg>\n"
     )
