@@ -1,0 +1,514 @@
+"""Shanten numbers (向听数) of every winning shape, with wild tiles.
+
+The shapes (MCR, seeds 003/002/004; the two-player sets use the same shapes):
+
+* :attr:`Shape.REGULAR` — four sets + a pair; declared melds count as sets.
+* :attr:`Shape.SEVEN_PAIRS` — 七对, no melds; four of a kind counts as two pairs.
+* :attr:`Shape.THIRTEEN_ORPHANS` — 十三幺, no melds.
+* :attr:`Shape.HONORS_AND_KNITTED` — 全不靠 (七星不靠 is its subcase with all
+  seven honours): 14 different tiles taken from one knitted 147/258/369
+  straight and the seven honours, no melds.
+* :attr:`Shape.KNITTED_STRAIGHT` — 组合龙: the nine knitted tiles + one set +
+  a pair; at most one declared meld.
+
+Conventions, shared with :mod:`games.rules.waits`:
+
+* **Deficiency.**  For a shape, the deficiency ``D`` of the concealed tiles
+  is the least number of tiles to *add* so that they contain the shape.
+  Supply is unbounded: a completion may need a fifth copy of a kind.  That
+  is what makes a "formal" wait (all four copies in one's own hand) a wait;
+  callers use :func:`games.rules.waits.unseen_counts` to see it is dead.
+  ChineseOfficialMahjongHelper (our oracle, pymahjonggb) counts the same way.
+* **Shanten** ``= max(D - wilds, 0) - 1``: -1 complete, 0 tenpai (听牌).  For
+  a 13−3m-tile hand this is the usual number.  For a 14−3m-tile hand it is
+  the shanten *after the best discard* (and -1 when complete) — the oracle's
+  per-shape functions refuse 14-tile hands; the tests compare against the
+  minimum of the oracle's 13-tile numbers over all discards.
+* **Wilds** (seed 002 财神, "可用来在和牌时替代任何牌") are passed as a count,
+  not in ``counts``; a wild may stand for any of the 34 kinds, and the
+  shanten with ``w`` wilds is the minimum over all their assignments.  Since
+  every wild fills exactly one missing tile of a completion, that minimum is
+  ``D(counts) - w`` — no enumeration is needed.
+
+Speed: the regular shape is solved per suit with lazily built tables (the
+known fast way).  For each suit pattern (a 9-tuple of counts, or a 7-tuple
+for the honours) one dynamic programme gives a vector ``v[j + 5q]`` = the
+least tiles to add to make ``j`` sets (0–4) and ``q`` pairs (0–1) inside the
+suit.  Vectors are interned to small ids, and the min-plus combination of
+two ids is memoised, so a hand costs four table look-ups and three memo
+look-ups once warm.  See ``benchmarks/bench_shanten.py`` for the figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from enum import StrEnum
+from itertools import permutations
+from typing import Final
+
+from .errors import InvalidHandError
+from .tiles import NUM_KINDS
+
+
+class Shape(StrEnum):
+    """A winning shape; the value is the JSON/CLI spelling."""
+
+    REGULAR = "regular"
+    SEVEN_PAIRS = "seven_pairs"
+    THIRTEEN_ORPHANS = "thirteen_orphans"
+    HONORS_AND_KNITTED = "honors_and_knitted"
+    KNITTED_STRAIGHT = "knitted_straight"
+
+
+ALL_SHAPES: Final[frozenset[Shape]] = frozenset(Shape)
+"""Every shape; rule sets with fewer shapes pass their own collection."""
+
+_INF: Final = 99
+_SUIT_KNITS: Final = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369
+_PERMS: Final = tuple(permutations(range(3)))  # suit -> knitted residue
+ORPHANS: Final[tuple[int, ...]] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+"""Indices of the 13 terminals and honours (幺九牌) of 十三幺."""
+
+
+def knitted_tiles(perm: Sequence[int]) -> tuple[int, ...]:
+    """Return the nine tile indices of one knitted straight (组合龙).
+
+    ``perm[s]`` is the residue given to suit ``s`` (0 万, 1 筒, 2 条):
+    residue 0 is 147, 1 is 258, 2 is 369.  ``(0, 1, 2)`` gives
+    147m 258p 369s.
+    """
+    return tuple(9 * s + k for s in range(3) for k in _SUIT_KNITS[perm[s]])
+
+
+KNITTED_STRAIGHTS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    knitted_tiles(p) for p in _PERMS
+)
+"""The six knitted straights, as tuples of nine tile indices."""
+
+
+# -- per-suit vectors --------------------------------------------------------
+#
+# A vector has 10 entries: index j + 5*q is the least number of tiles to add
+# to the suit's tiles to make j sets and q pairs out of them (unused tiles
+# are simply left over).  Blocks touching no held tile cost 3 (a set) or 2
+# (a pair) wherever they are, so the DP only places blocks on held tiles and
+# adds "fresh" blocks at the end.
+
+_VEC_IDS: dict[tuple[int, ...], int] = {}
+_VECS: list[tuple[int, ...]] = []
+_CONV: dict[int, int] = {}
+
+
+def _intern(vec: tuple[int, ...]) -> int:
+    vid = _VEC_IDS.get(vec)
+    if vid is None:
+        vid = len(_VECS)
+        _VEC_IDS[vec] = vid
+        _VECS.append(vec)
+    return vid
+
+
+def _suit_vector(c: Sequence[int], chows: bool) -> tuple[int, ...]:
+    """Return the 10-entry vector of one suit pattern (see above)."""
+    n = len(c)
+    # state: (tiles still needed at kind i, at kind i+1) by chows already
+    # started -> best cost per (j, q); chows are counted in j when started.
+    start = [_INF] * 10
+    start[0] = 0
+    states: dict[tuple[int, int], list[int]] = {(0, 0): start}
+    for i in range(n):
+        ci = c[i]
+        # more chows from one rank than tiles held there would be fresh
+        max_x = max(ci, c[i + 1], c[i + 2]) if chows and i <= n - 3 else 0
+        # pungs: a second pung of one kind only pays off with 4+ held
+        max_p = (2 if ci >= 4 else 1) if ci else 0
+        max_r = 1 if ci else 0
+        new: dict[tuple[int, int], list[int]] = {}
+        for (need_i, need_next), vec in states.items():
+            for x in range(max_x + 1):
+                key = (need_next + x, x)
+                tgt = new.get(key)
+                if tgt is None:
+                    tgt = new[key] = [_INF] * 10
+                for p in range(max_p + 1):
+                    add_j = x + p
+                    if add_j > 4:
+                        break
+                    for r in range(max_r + 1):
+                        need = need_i + x + 3 * p + 2 * r
+                        miss = need - ci if need > ci else 0
+                        for q in range(2 - r):
+                            base = 5 * q
+                            shift = add_j + 5 * r
+                            for j in range(5 - add_j):
+                                v = vec[base + j]
+                                if v < _INF:
+                                    v += miss
+                                    idx = base + j + shift
+                                    if v < tgt[idx]:
+                                        tgt[idx] = v
+        states = new
+    out = states.get((0, 0), [_INF] * 10)
+    for q in range(2):
+        for j in range(5):
+            idx = j + 5 * q
+            v = out[idx]
+            if j and out[idx - 1] + 3 < v:
+                v = out[idx - 1] + 3
+            if q and out[idx - 5] + 2 < v:
+                v = out[idx - 5] + 2
+            out[idx] = v
+    return tuple(out)
+
+
+def _conv(a: int, b: int) -> int:
+    """Return the id of the min-plus combination of vectors ``a`` and ``b``."""
+    key = (a << 24) | b
+    got = _CONV.get(key)
+    if got is not None:
+        return got
+    va, vb = _VECS[a], _VECS[b]
+    out = [_INF] * 10
+    for qa in range(2):
+        for ja in range(5):
+            x = va[ja + 5 * qa]
+            if x >= _INF:
+                continue
+            for qb in range(2 - qa):
+                off = 5 * (qa + qb) + ja
+                for jb in range(5 - ja):
+                    s = x + vb[jb + 5 * qb]
+                    if s < out[off + jb]:
+                        out[off + jb] = s
+    vid = _intern(tuple(out))
+    if len(_CONV) > 2_000_000:  # bound memory in a long-lived process
+        _CONV.clear()
+    _CONV[key] = vid
+    return vid
+
+
+_EMPTY_VID: Final = _intern(_suit_vector((), False))  # only fresh blocks
+_PATTERN_VIDS: dict[tuple[int, ...], int] = {}
+_PIECE_VIDS: dict[tuple[tuple[int, ...], int, int], int] = {}
+
+
+def _suited_vid(c: tuple[int, ...]) -> int:
+    """Return the vector id of a suit pattern (9 counts), memoised.
+
+    Tiles separated by two or more empty ranks cannot share a block, so the
+    pattern splits into pieces whose vectors are combined with
+    :func:`_conv`.  A piece's vector depends only on its counts and on the
+    room (0–2 ranks) on each side, which keeps the piece memo small.
+    """
+    vid = _PATTERN_VIDS.get(c)
+    if vid is not None:
+        return vid
+    n = len(c)
+    vid = _EMPTY_VID
+    i = 0
+    while i < n:
+        if not c[i]:
+            i += 1
+            continue
+        end = i
+        k = i + 1
+        while k < n:
+            if c[k]:
+                end = k
+                k += 1
+            elif k + 1 < n and c[k + 1]:
+                end = k + 1
+                k += 2
+            else:
+                break
+        left, right = min(i, 2), min(n - 1 - end, 2)
+        key = (c[i : end + 1], left, right)
+        piece = _PIECE_VIDS.get(key)
+        if piece is None:
+            padded = (0,) * left + c[i : end + 1] + (0,) * right
+            piece = _PIECE_VIDS[key] = _intern(_suit_vector(padded, True))
+        vid = _conv(vid, piece)
+        i = end + 1
+    _PATTERN_VIDS[c] = vid
+    return vid
+
+
+_HONOR_KIND_VIDS: Final = tuple(_intern(_suit_vector((x,), False)) for x in range(6))
+
+
+def _honor_vid(c: tuple[int, ...]) -> int:
+    """Return the vector id of the honours (7 counts): kinds are independent."""
+    vid = _EMPTY_VID
+    for x in c:
+        if x:
+            vid = _conv(vid, _HONOR_KIND_VIDS[x])
+    return vid
+
+
+# Suited record: (vector id, pairs, odd kinds, orphans held, orphan pair,
+#   knitted held for residue 0/1/2, vector id of the rest for residue 0/1/2)
+# Honour record: (vector id, pairs, odd kinds, kinds held, any pair)
+
+
+class _SuitTable(dict[tuple[int, ...], tuple[int, ...]]):
+    def __missing__(self, c: tuple[int, ...]) -> tuple[int, ...]:
+        vid = _suited_vid(c)
+        pairs = sum(x // 2 for x in c)
+        odds = sum(x & 1 for x in c)
+        orph = (c[0] > 0) + (c[8] > 0)
+        orph_pair = int(c[0] > 1 or c[8] > 1)
+        held: list[int] = []
+        rest_ids: list[int] = []
+        for knit in _SUIT_KNITS:
+            rest = list(c)
+            n = 0
+            for k in knit:
+                if rest[k]:
+                    rest[k] -= 1
+                    n += 1
+            held.append(n)
+            rest_ids.append(_suited_vid(tuple(rest)))
+        rec = (vid, pairs, odds, orph, orph_pair, *held, *rest_ids)
+        self[c] = rec
+        return rec
+
+
+class _HonorTable(dict[tuple[int, ...], tuple[int, ...]]):
+    def __missing__(self, c: tuple[int, ...]) -> tuple[int, ...]:
+        vid = _honor_vid(c)
+        rec = (
+            vid,
+            sum(x // 2 for x in c),
+            sum(x & 1 for x in c),
+            sum(1 for x in c if x),
+            int(any(x > 1 for x in c)),
+        )
+        self[c] = rec
+        return rec
+
+
+_SUIT: Final = _SuitTable()
+_HONOR: Final = _HonorTable()
+
+
+def _records(
+    t: Sequence[int],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    return (
+        _SUIT[tuple(t[0:9])],
+        _SUIT[tuple(t[9:18])],
+        _SUIT[tuple(t[18:27])],
+        _HONOR[tuple(t[27:34])],
+    )
+
+
+def _regular(vm: int, vp: int, vs: int, vz: int, sets: int) -> int:
+    return _VECS[_conv(_conv(vm, vp), _conv(vs, vz))][sets + 5]
+
+
+def _deficiencies(
+    r0: tuple[int, ...],
+    r1: tuple[int, ...],
+    r2: tuple[int, ...],
+    rz: tuple[int, ...],
+    melds: int,
+    shapes: Collection[Shape],
+    cutoff: int,
+    prune: bool,
+) -> dict[Shape, int]:
+    """Return the deficiency of each allowed, possible shape.
+
+    With ``prune``, a shape that certainly does no better than ``cutoff``
+    or than a shape already found may be left out; without it every
+    allowed, possible shape is present.
+    """
+    out: dict[Shape, int] = {}
+    if Shape.REGULAR in shapes:
+        out[Shape.REGULAR] = _regular(r0[0], r1[0], r2[0], rz[0], 4 - melds)
+    if melds == 0:
+        if Shape.SEVEN_PAIRS in shapes:
+            pairs = r0[1] + r1[1] + r2[1] + rz[1]
+            if pairs >= 7:
+                out[Shape.SEVEN_PAIRS] = 0
+            else:
+                odds = r0[2] + r1[2] + r2[2] + rz[2]
+                need = 7 - pairs
+                out[Shape.SEVEN_PAIRS] = need + (need - odds if need > odds else 0)
+        if Shape.THIRTEEN_ORPHANS in shapes:
+            held = r0[3] + r1[3] + r2[3] + rz[3]
+            pair = r0[4] | r1[4] | r2[4] | rz[4]
+            out[Shape.THIRTEEN_ORPHANS] = 14 - held - pair
+        if Shape.HONORS_AND_KNITTED in shapes:
+            best = max(r0[5 + a] + r1[5 + b] + r2[5 + c] for a, b, c in _PERMS)
+            out[Shape.HONORS_AND_KNITTED] = 14 - best - rz[3]
+    if melds <= 1 and Shape.KNITTED_STRAIGHT in shapes:
+        limit = min(cutoff, min(out.values(), default=_INF)) if prune else _INF
+        best_ks = _INF
+        for a, b, c in _PERMS:
+            missing = 9 - r0[5 + a] - r1[5 + b] - r2[5 + c]
+            if missing >= best_ks or missing >= limit:
+                continue
+            d = missing + _regular(r0[8 + a], r1[8 + b], r2[8 + c], rz[0], 1 - melds)
+            if d < best_ks:
+                best_ks = d
+        if best_ks < _INF:
+            out[Shape.KNITTED_STRAIGHT] = best_ks
+    return out
+
+
+# -- input checks ------------------------------------------------------------
+
+
+def check_hand(
+    counts: Sequence[int], melds: int, wilds: int, sizes: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Validate a concealed hand and return it as a tuple of 34 counts.
+
+    ``sizes`` are the allowed numbers of concealed tiles *with* wilds before
+    subtracting ``3 * melds`` (``(13, 14)``, ``(13,)`` or ``(14,)``).
+
+    Raises:
+        InvalidHandError: wrong length, a negative count or one above 4, a
+            meld or wild count out of range, or a tile total that does not
+            fit the number of melds.
+    """
+    if len(counts) != NUM_KINDS:
+        raise InvalidHandError(
+            f"counts must have {NUM_KINDS} entries (one per kind), got {len(counts)}"
+        )
+    t = tuple(counts)
+    if min(t) < 0 or max(t) > 4:
+        bad = next(i for i, x in enumerate(t) if x < 0 or x > 4)
+        raise InvalidHandError(f"count {t[bad]} for tile index {bad} is outside 0–4")
+    if not 0 <= melds <= 4:
+        raise InvalidHandError(f"melds must be 0–4, got {melds}")
+    if wilds < 0:
+        raise InvalidHandError(f"wilds must be >= 0, got {wilds}")
+    total = sum(t) + wilds
+    allowed = [s - 3 * melds for s in sizes]
+    if total not in allowed:
+        want = " or ".join(str(a) for a in allowed)
+        raise InvalidHandError(
+            f"{total} concealed tiles ({total - wilds} + {wilds} wild) with "
+            f"{melds} meld(s); expected {want}"
+        )
+    return t
+
+
+def _shanten_of(d: int, wilds: int) -> int:
+    d -= wilds
+    return (d if d > 0 else 0) - 1
+
+
+# -- public API --------------------------------------------------------------
+
+
+def shanten(
+    counts: Sequence[int],
+    *,
+    melds: int = 0,
+    wilds: int = 0,
+    shapes: Collection[Shape] = ALL_SHAPES,
+) -> int:
+    """Return the least shanten over the allowed shapes.
+
+    Args:
+        counts: 34 counts of the concealed tiles, wild tiles excluded;
+            with the wilds they total ``13 - 3*melds`` or ``14 - 3*melds``.
+        melds: declared melds (a kong counts as one).
+        wilds: wild tiles held (seed 002 财神), each standing for any kind.
+        shapes: the shapes the rule set allows.  Shapes other than
+            REGULAR and KNITTED_STRAIGHT need ``melds == 0``;
+            KNITTED_STRAIGHT needs ``melds <= 1``.
+
+    Returns:
+        -1 complete, 0 tenpai, n: n tiles from tenpai.  For 14−3m tiles,
+        the shanten after the best discard (see the module docstring).
+
+    Raises:
+        InvalidHandError: see :func:`check_hand`; also when no allowed
+            shape is possible with this many melds.
+    """
+    t = check_hand(counts, melds, wilds, (13, 14))
+    r0, r1, r2, rz = _records(t)
+    found = _deficiencies(r0, r1, r2, rz, melds, shapes, _INF, True)
+    if not found:
+        raise InvalidHandError(
+            f"no allowed shape is possible with {melds} meld(s): "
+            f"{sorted(s.value for s in shapes)}"
+        )
+    return _shanten_of(min(found.values()), wilds)
+
+
+def shanten_by_shape(
+    counts: Sequence[int], *, melds: int = 0, wilds: int = 0
+) -> dict[Shape, int]:
+    """Return the shanten of every shape possible with ``melds`` melds.
+
+    Same arguments, conventions and errors as :func:`shanten`; shapes that
+    the meld count rules out are absent from the result.
+    """
+    t = check_hand(counts, melds, wilds, (13, 14))
+    r0, r1, r2, rz = _records(t)
+    found = _deficiencies(r0, r1, r2, rz, melds, ALL_SHAPES, _INF, False)
+    return {s: _shanten_of(d, wilds) for s, d in found.items()}
+
+
+def min_deficiency(
+    t: Sequence[int], melds: int, shapes: Collection[Shape], cutoff: int = _INF
+) -> int:
+    """Least deficiency over the allowed shapes of already validated counts.
+
+    Counts of 5 are allowed here (a formal wait adds a fifth copy).  Returns
+    ``_INF`` (99) when no allowed shape is possible.  Internal helper of
+    :mod:`games.rules.waits`.
+    """
+    r0, r1, r2, rz = _records(t)
+    found = _deficiencies(r0, r1, r2, rz, melds, shapes, cutoff, True)
+    return min(found.values(), default=_INF)
+
+
+def deficiencies(
+    t: Sequence[int], melds: int, shapes: Collection[Shape]
+) -> dict[Shape, int]:
+    """Deficiency of each allowed shape of validated counts (internal)."""
+    r0, r1, r2, rz = _records(t)
+    return _deficiencies(r0, r1, r2, rz, melds, shapes, _INF, False)
+
+
+def useful_tiles(
+    counts: Sequence[int],
+    *,
+    melds: int = 0,
+    wilds: int = 0,
+    shapes: Collection[Shape] = ALL_SHAPES,
+) -> list[int]:
+    """Return the kinds whose draw lowers the shanten (有效牌 / 受入), sorted.
+
+    Only for a hand waiting to draw (``13 - 3*melds`` tiles with wilds).  A
+    kind is useful when the 14-tile hand after drawing it has a lower
+    shanten (after its best discard) than this hand.  Kinds of which all
+    four copies are already in ``counts`` cannot be drawn and are left out,
+    except at tenpai, where the result is :func:`games.rules.waits.waits`
+    (formal waits included, as the oracle does).  Drawing a wild tile is
+    always useful until the hand is complete; it has no kind index here.
+
+    Raises:
+        InvalidHandError: see :func:`shanten`.
+    """
+    t = check_hand(counts, melds, wilds, (13,))
+    base = min_deficiency(t, melds, shapes)
+    if base >= _INF:
+        raise InvalidHandError(f"no allowed shape is possible with {melds} meld(s)")
+    tenpai = base - wilds <= 1
+    work = list(t)
+    out: list[int] = []
+    for k in range(NUM_KINDS):
+        if work[k] == 4 and not tenpai:
+            continue
+        work[k] += 1
+        # drawing a tile lowers the deficiency by at most one
+        if min_deficiency(work, melds, shapes, base) < base:
+            out.append(k)
+        work[k] -= 1
+    return out

@@ -1,0 +1,132 @@
+"""Win test, waits (听牌) and unseen tiles, for every shape and with wilds.
+
+Shapes and conventions are those of :mod:`games.rules.shanten`: declared
+melds count as sets, a wild (seed 002 财神) stands for any kind, and a wait
+is *formal* — a kind that completes the hand counts even when all four
+copies are already in the hand; :func:`unseen_counts` tells the caller how
+many are left to win on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from .errors import InvalidHandError
+from .shanten import ALL_SHAPES, Shape, check_hand, deficiencies, min_deficiency
+from .tiles import NUM_KINDS
+
+
+def is_winning(
+    counts: Sequence[int],
+    *,
+    melds: int = 0,
+    wilds: int = 0,
+    shapes: Collection[Shape] = ALL_SHAPES,
+) -> bool:
+    """Return whether the concealed tiles complete an allowed shape.
+
+    Args:
+        counts: 34 counts of the concealed tiles, wild tiles excluded; with
+            the wilds they total ``14 - 3*melds``.
+        melds: declared melds (a kong counts as one set).
+        wilds: wild tiles held, each standing for any kind (seed 002).
+        shapes: the shapes the rule set allows.
+
+    Raises:
+        InvalidHandError: a bad count vector or a wrong tile total.
+    """
+    t = check_hand(counts, melds, wilds, (14,))
+    return min_deficiency(t, melds, shapes, wilds + 1) <= wilds
+
+
+def waits(
+    counts: Sequence[int],
+    *,
+    melds: int = 0,
+    wilds: int = 0,
+    shapes: Collection[Shape] = ALL_SHAPES,
+) -> list[int]:
+    """Return the kinds (0–33) that complete a hand waiting to draw, sorted.
+
+    ``counts`` (wilds excluded) and ``wilds`` total ``13 - 3*melds`` tiles.
+    A kind counts even when all four copies are in the hand (a formal wait);
+    combine with :func:`unseen_counts` for the live ones.  An empty list
+    means the hand is not tenpai.
+
+    Raises:
+        InvalidHandError: a bad count vector or a wrong tile total.
+    """
+    t = check_hand(counts, melds, wilds, (13,))
+    by_shape = deficiencies(t, melds, shapes)
+    ready = [s for s, d in by_shape.items() if d - wilds <= 1]
+    if not ready:
+        return []
+    if wilds == 0 and ready == [Shape.REGULAR]:
+        candidates = _near(t)
+    else:
+        candidates = list(range(NUM_KINDS))
+    work = list(t)
+    out: list[int] = []
+    for k in candidates:
+        work[k] += 1
+        if min_deficiency(work, melds, ready, wilds + 1) <= wilds:
+            out.append(k)
+        work[k] -= 1
+    return out
+
+
+def _near(t: Sequence[int]) -> list[int]:
+    """Kinds that can complete a regular hand without wilds: held kinds and
+    suited kinds within two ranks of a held tile of their suit."""
+    out = []
+    for k in range(NUM_KINDS):
+        if t[k]:
+            out.append(k)
+        elif k < 27:
+            rank = k % 9
+            lo, hi = k - min(rank, 2), k + min(8 - rank, 2)
+            if any(t[i] for i in range(lo, hi + 1)):
+                out.append(k)
+    return out
+
+
+def unseen_counts(visible: Sequence[int]) -> list[int]:
+    """Return ``4 - visible`` per kind, clamped at 0.
+
+    ``visible`` counts, per kind (34 entries), every tile the seat can see:
+    its own hand, all melds, all discards and any indicator tile.
+
+    Raises:
+        InvalidHandError: not 34 entries, or a negative count.
+    """
+    if len(visible) != NUM_KINDS:
+        raise InvalidHandError(
+            f"visible must have {NUM_KINDS} entries, got {len(visible)}"
+        )
+    out = []
+    for k, v in enumerate(visible):
+        if v < 0:
+            raise InvalidHandError(f"visible count {v} for tile index {k} is < 0")
+        out.append(4 - v if v < 4 else 0)
+    return out
+
+
+def waits_remaining(
+    counts: Sequence[int],
+    visible: Sequence[int],
+    *,
+    melds: int = 0,
+    wilds: int = 0,
+    shapes: Collection[Shape] = ALL_SHAPES,
+) -> dict[int, int]:
+    """Return ``{wait kind: copies still unseen}`` for a hand waiting to draw.
+
+    Combines :func:`waits` and :func:`unseen_counts`; a formal wait shows 0.
+
+    Raises:
+        InvalidHandError: as :func:`waits` and :func:`unseen_counts`.
+    """
+    unseen = unseen_counts(visible)
+    return {
+        k: unseen[k] for k in waits(counts, melds=melds, wilds=wilds, shapes=shapes)
+    }
