@@ -5,7 +5,9 @@ No Django imports anywhere in this package; standard library only.
 
 from .errors import IllegalHandError, InvalidHandError, NotationError, RulesError
 from .melds import Meld, MeldKind
+from .shanten import ALL_SHAPES, Shape, shanten, shanten_by_shape, useful_tiles
 from .tiles import ALL_TILES, Tile, format_tiles, from_counts, parse_tiles, to_counts
+from .waits import is_winning, unseen_counts, waits, waits_remaining
 
 __all__ = [
     "ALL_TILES",
@@ -20,4 +22,13 @@ __all__ = [
     "from_counts",
     "parse_tiles",
     "to_counts",
+    "ALL_SHAPES",
+    "Shape",
+    "shanten",
+    "shanten_by_shape",
+    "useful_tiles",
+    "is_winning",
+    "unseen_counts",
+    "waits",
+    "waits_remaining",
 ]
