@@ -1,0 +1,527 @@
+"""Fan scoring: the context a fan condition reads, and :func:`score`.
+
+:func:`score` is generic over a rule set's fan table: it splits the hand in
+every way (:mod:`games.rules.decompose`), builds a :class:`ScoringContext`
+for each split, asks every :class:`~games.rules.fans.base.Fan` of the table
+for its count, applies the 不计 lists (``Fan.excludes``), and keeps the split
+with the highest total (就高不就低, seed 003 计分原则).  It never looks at a
+rule set's name: everything a rule set decides is in its fan table and its
+fields (``min_fan``, ``shapes``).
+
+Exclusion semantics (不重复 principle): fans are taken in table order (highest
+value first); a fan that is present and not itself excluded is counted, and
+its ``excludes`` are then not counted.  A fan that is excluded does not in
+turn exclude others (so 九莲宝灯 dropping 不求人 leaves 自摸 to count).
+
+A fan table may contain a *fallback* fan (MCR's 无番和): its condition reads
+:attr:`ScoringContext.nothing_else`, which is True only in a second pass run
+when no fan that counts toward the minimum was found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .decompose import (
+    Decomposition,
+    Group,
+    GroupKind,
+    decompose,
+    regular_waits,
+    seven_pairs_waits,
+)
+from .errors import InvalidHandError
+from .fans.base import Fan, FanLine
+from .melds import Meld, MeldKind
+from .shanten import Shape
+from .situation import WinSituation
+from .tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles
+
+if TYPE_CHECKING:
+    from .rulesets.base import RuleSet
+
+__all__ = ["HandFacts", "ScoreResult", "ScoringContext", "score", "score_all"]
+
+T = TypeVar("T")
+
+EDGE = "edge"
+CLOSED = "closed"
+SINGLE = "single"
+
+
+class HandFacts:
+    """Everything about a winning hand that does not depend on how it is split.
+
+    Built once per :func:`score` call and shared by every
+    :class:`ScoringContext`.  Attributes (tile indices 0–33):
+
+    * ``melds`` — declared melds; ``situation`` — the :class:`WinSituation`.
+    * ``win`` — index of the winning tile.
+    * ``concealed`` — count vector (34) of the standing tiles *with* the
+      winning tile; ``standing`` — the same without it (13 − 3·melds tiles).
+    * ``counts`` — count vector of every tile of the hand, melds included
+      (a kong counts 4).  ``kinds`` — indices with a non-zero count.
+    * ``suits`` — bit set of suits present (1 万, 2 筒, 4 条); ``winds``,
+      ``dragons`` — whether any wind / dragon tile is present.
+    * flags, after the plausibility rules of seed 003: ``self_drawn``,
+      ``last_tile`` (和绝张; also true when the other three copies are in
+      one's own melds), ``replacement`` (杠上开花), ``robbing`` (抢杠和),
+      ``last_draw`` (妙手回春), ``last_claim`` (海底捞月).
+    * ``melded`` — number of declared melds that are not concealed kongs.
+    * ``kongs``, ``concealed_kongs``, ``melded_kongs``.
+    """
+
+    def __init__(
+        self,
+        standing: Sequence[int],
+        melds: Sequence[Meld],
+        situation: WinSituation,
+    ) -> None:
+        self.melds = tuple(melds)
+        self.situation = situation
+        win = situation.win_tile.index
+        self.win = win
+        self.standing = tuple(standing)
+        conc = list(standing)
+        conc[win] += 1
+        self.concealed = tuple(conc)
+        counts = list(conc)
+        melded = kongs = ckongs = 0
+        for m in self.melds:
+            for t in m.tiles:
+                counts[t.index] += 1
+            if m.kind is MeldKind.CONCEALED_KONG:
+                ckongs += 1
+                kongs += 1
+            else:
+                melded += 1
+                if m.kind is MeldKind.KONG:
+                    kongs += 1
+        self.counts = tuple(counts)
+        self.kinds = tuple(i for i in range(NUM_KINDS) if counts[i])
+        suits = 0
+        for i in self.kinds:
+            if i < 27:
+                suits |= 1 << (i // 9)
+        self.suits = suits
+        self.winds = any(counts[27:31])
+        self.dragons = any(counts[31:34])
+        self.melded = melded
+        self.kongs = kongs
+        self.concealed_kongs = ckongs
+        self.melded_kongs = kongs - ckongs
+        sd = situation.self_drawn
+        self.self_drawn = sd
+        in_melds = counts[win] - conc[win]
+        self.last_tile = (situation.last_tile and conc[win] == 1) or in_melds == 3
+        self.replacement = sd and situation.kong and kongs > 0
+        self.robbing = (not sd) and situation.kong
+        self.last_draw = sd and situation.wall_last
+        self.last_claim = (not sd) and situation.wall_last
+        self._unique: bool | None = None
+
+    @property
+    def unique_regular_wait(self) -> bool:
+        """True when the standing tiles wait on one tile only (独听).
+
+        Waits are every tile completing the standing tiles as a regular hand
+        or (with no melds) as seven pairs, a fifth copy allowed (a formal
+        wait on a tile one holds all four of still counts).
+        """
+        if self._unique is None:
+            w = regular_waits(self.standing)
+            if not self.melds:
+                w = w | seven_pairs_waits(self.standing)
+            self._unique = len(w) == 1
+        return self._unique
+
+
+class ScoringContext:
+    """What a fan condition reads: one decomposition of one winning hand.
+
+    Attributes:
+        hand: the :class:`HandFacts` shared by every decomposition.
+        decomposition: the split being scored; ``shape`` its shape.
+        groups: all its groups (declared melds, concealed sets, pair(s)).
+        sets: the groups that are sets (chows, pungs, kongs), melds included;
+            a 组合龙 is not a set here (see ``knitted``).
+        chows, triplets: the chows / the pungs and kongs among ``sets``.
+        pair: the pair's tile (regular and 组合龙 shapes) or ``None``.
+        knitted: the 组合龙's nine tile indices, or ``()``.
+        win_group: the group the winning tile is taken to complete (a
+            concealed chow when it can be one, else a concealed pung, else the
+            pair), or ``None`` for shapes without groups.
+        wait: ``"edge"`` 边张, ``"closed"`` 坎张, ``"single"`` 单钓将 or
+            ``None`` — set only when the hand waited on that one tile (独听).
+        concealed_pungs: 暗刻 count, concealed kongs included; a pung
+            completed by a discarded winning tile is not concealed unless the
+            winning tile can sit in a concealed chow instead.
+        nothing_else: True only in the fallback pass (see module docstring).
+    """
+
+    def __init__(self, hand: HandFacts, decomposition: Decomposition) -> None:
+        self.hand = hand
+        self.situation = hand.situation
+        self.decomposition = decomposition
+        self.shape = decomposition.shape
+        self.groups = decomposition.groups
+        self.knitted = decomposition.knitted
+        self.nothing_else = False
+        self._memo: dict[str, Any] = {}
+        sets: list[Group] = []
+        chows: list[Group] = []
+        trip: list[Group] = []
+        pair: Tile | None = None
+        for g in self.groups:
+            k = g.kind
+            if k is GroupKind.CHOW:
+                sets.append(g)
+                chows.append(g)
+            elif k is GroupKind.PUNG or k is GroupKind.KONG:
+                sets.append(g)
+                trip.append(g)
+            elif k is GroupKind.PAIR:
+                pair = g.tile
+        self.sets = tuple(sets)
+        self.chows = tuple(chows)
+        self.triplets = tuple(trip)
+        self.pair = (
+            pair if self.shape in (Shape.REGULAR, Shape.KNITTED_STRAIGHT) else None
+        )
+        self.win_group: Group | None = None
+        self.wait: str | None = None
+        self.concealed_pungs = 0
+        if self.shape is Shape.REGULAR or self.shape is Shape.KNITTED_STRAIGHT:
+            self._place_win()
+
+    # -- the winning tile's place ------------------------------------------
+    def _place_win(self) -> None:
+        hand = self.hand
+        win = hand.win
+        in_chow: Group | None = None
+        in_pung: Group | None = None
+        in_pair: Group | None = None
+        pos = 0  # 1 edge, 2 closed, 4 single (priority edge > closed > single)
+        for g in self.groups:
+            if g.declared:
+                continue
+            k = g.kind
+            i = g.tile.index
+            if k is GroupKind.CHOW:
+                if i <= win <= i + 2:
+                    if win == i + 1:
+                        pos |= 2
+                    else:
+                        pos |= 1
+                    if in_chow is None or (win != i + 1 and not _is_edge(in_chow, win)):
+                        in_chow = g
+            elif k is GroupKind.PUNG:
+                if i == win:
+                    in_pung = g
+            elif k is GroupKind.PAIR and i == win:
+                pos |= 4
+                in_pair = g
+        self.win_group = in_chow or in_pung or in_pair
+        cp = sum(
+            1 for g in self.triplets if g.kind is GroupKind.PUNG and not g.declared
+        )
+        if not hand.self_drawn and in_chow is None and in_pung is not None:
+            cp -= 1  # the discard completed this pung: it is a 明刻
+        self.concealed_pungs = cp + hand.concealed_kongs
+        if self.shape is Shape.REGULAR:
+            unique = hand.unique_regular_wait
+        else:
+            unique = self._knitted_unique(pos)
+            if hand.melds:
+                # With the set declared, the winning tile is the pair's unless
+                # it is a knitted tile held twice besides (a wait on the pair).
+                pos = 0
+                if win not in self.knitted or hand.concealed[win] == 3:
+                    pos = 4
+                unique = True
+        if unique and pos:
+            self.wait = EDGE if pos & 1 else CLOSED if pos & 2 else SINGLE
+
+    def _knitted_unique(self, pos: int) -> bool:
+        """独听 for 组合龙: the set + pair part waits on one tile only.
+
+        The knitted nine are taken as complete (MIL reading: a winning tile
+        that also fits the knitted straight may still be 边/坎/钓).
+        """
+        if self.hand.melds or not pos:
+            return False
+        rest = list(self.hand.concealed)
+        for i in self.knitted:
+            rest[i] -= 1
+        if rest[self.hand.win] <= 0:
+            return False
+        rest[self.hand.win] -= 1
+        return len(regular_waits(tuple(rest))) == 1
+
+    # -- helpers for conditions ---------------------------------------------
+    def memo(self, key: str, fn: Callable[[ScoringContext], T]) -> T:
+        """Compute ``fn(self)`` once per context (shared analyses of fans)."""
+        try:
+            return self._memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = fn(self)
+            self._memo[key] = value
+            return value
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Count vector (34) of every tile of the hand, melds included."""
+        return self.hand.counts
+
+    @property
+    def all_tiles(self) -> list[Tile]:
+        """Every tile of the hand (melds included, kongs as four), sorted."""
+        return [ALL_TILES[i] for i, n in enumerate(self.hand.counts) for _ in range(n)]
+
+    @property
+    def suits_used(self) -> int:
+        """Number of suits (万 筒 条) present."""
+        return bin(self.hand.suits).count("1")
+
+    @property
+    def has_honors(self) -> bool:
+        """True when any wind or dragon is in the hand."""
+        return self.hand.winds or self.hand.dragons
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.hand.self_drawn
+
+    @property
+    def concealed_hand(self) -> bool:
+        """No claimed meld (concealed kongs allowed)."""
+        return self.hand.melded == 0
+
+    def __repr__(self) -> str:
+        return f"<ScoringContext {self.shape.value} {self.decomposition}>"
+
+
+def _is_edge(chow: Group, win: int) -> bool:
+    return win != chow.tile.index + 1
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """The scored hand: a breakdown, not only a number.
+
+    Attributes:
+        win: True when the hand is complete and reaches the rule set's minimum.
+        total: sum of the counted fans (flowers included).
+        fans: counted fans, highest value first.
+        not_counted: fans present but not counted, each with its reason.
+        minimum_total: ``total`` without fans that do not count toward the
+            minimum (flowers).
+        shape: the chosen shape's name (``"regular"``, ``"seven_pairs"`` …),
+            ``""`` when not complete.
+        decomposition: the chosen split in tile notation, e.g.
+            ``"123m 456m 789m 111z 55p"``; declared melds in brackets.
+        error: why ``win`` is False, else ``None``.
+    """
+
+    win: bool
+    total: int
+    fans: tuple[FanLine, ...]
+    not_counted: tuple[FanLine, ...] = ()
+    minimum_total: int = 0
+    shape: str = ""
+    decomposition: str = ""
+    error: str | None = None
+
+    def fan_ids(self) -> dict[str, int]:
+        """``{fan id: count}`` of the counted fans."""
+        return {f.id: f.count for f in self.fans}
+
+
+def _line(fan: Fan, count: int, counted: bool = True, reason: str = "") -> FanLine:
+    return FanLine(fan.id, fan.zh, fan.en, fan.points, count, counted, reason)
+
+
+def _evaluate(
+    ctx: ScoringContext, fans: Sequence[Fan]
+) -> tuple[list[FanLine], list[FanLine], int, int]:
+    present: list[tuple[Fan, int]] = []
+    zero: list[Fan] = []
+    for fan in fans:
+        n = fan.condition(ctx)
+        if n:
+            present.append((fan, n))
+        else:
+            zero.append(fan)
+    if not any(f.counts_toward_minimum for f, _ in present):
+        ctx.nothing_else = True
+        extra = [(f, n) for f in zero if (n := f.condition(ctx))]
+        ctx.nothing_else = False
+        if extra:
+            order = {f.id: i for i, f in enumerate(fans)}
+            present = sorted(present + extra, key=lambda fn: order[fn[0].id])
+    excluded: dict[str, str] = {}
+    counted: list[FanLine] = []
+    skipped: list[FanLine] = []
+    total = minimum = 0
+    for fan, n in present:
+        by = excluded.get(fan.id)
+        if by is not None:
+            skipped.append(_line(fan, n, False, f"不计: excluded by {by}"))
+            continue
+        counted.append(_line(fan, n))
+        total += fan.points * n
+        if fan.counts_toward_minimum:
+            minimum += fan.points * n
+        for x in fan.excludes:
+            excluded.setdefault(x, fan.id)
+    return counted, skipped, total, minimum
+
+
+def _validate(
+    concealed: Sequence[Tile], melds: Sequence[Meld], situation: WinSituation
+) -> list[int]:
+    """Return the standing count vector, or raise InvalidHandError."""
+    if len(melds) > 4:
+        raise InvalidHandError(f"at most 4 melds, got {len(melds)}")
+    need = 13 - 3 * len(melds)
+    if len(concealed) != need:
+        raise InvalidHandError(
+            f"with {len(melds)} meld(s) the concealed tiles must be {need}"
+            f" (without the winning tile), got {len(concealed)}"
+        )
+    win = situation.win_tile
+    for t in (*concealed, win):
+        if t.is_flower:
+            raise InvalidHandError(
+                f"flower {t} cannot be in the hand; list it in flowers"
+            )
+    counts = [0] * NUM_KINDS
+    for t in concealed:
+        counts[t.index] += 1
+    total = list(counts)
+    total[win.index] += 1
+    for m in melds:
+        for t in m.tiles:
+            total[t.index] += 1
+    for i, n in enumerate(total):
+        if n > 4:
+            raise InvalidHandError(f"{n} copies of {ALL_TILES[i]} (at most 4)")
+    for name, w in (
+        ("seat_wind", situation.seat_wind),
+        ("round_wind", situation.round_wind),
+    ):
+        if not w.is_wind:
+            raise InvalidHandError(f"{name} must be 1z–4z, got {w}")
+    fl = situation.flowers
+    if any(not f.is_flower for f in fl):
+        raise InvalidHandError(f"flowers must be 1f–8f, got {format_tiles(fl)}")
+    if len(set(fl)) != len(fl):
+        raise InvalidHandError(f"each flower exists once, got {format_tiles(fl)}")
+    if situation.kong:
+        if situation.self_drawn:
+            if not any(m.is_kong for m in melds):
+                raise InvalidHandError(
+                    "杠上开花 (kong + self_drawn) needs a declared kong"
+                )
+        elif total[win.index] != 1:
+            raise InvalidHandError(
+                "抢杠和 (kong, not self_drawn): the robbed tile cannot be held as well"
+            )
+    if situation.last_tile and counts[win.index] > 0:
+        raise InvalidHandError(
+            "和绝张 (last_tile): a copy of the winning tile is in the concealed hand"
+        )
+    return counts
+
+
+def _candidates(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> tuple[
+    HandFacts, list[tuple[ScoringContext, list[FanLine], list[FanLine], int, int]]
+]:
+    standing = _validate(concealed, melds, situation)
+    hand = HandFacts(standing, melds, situation)
+    decomps = decompose(hand.concealed, hand.melds, ruleset.shapes)
+    out = []
+    for d in decomps:
+        ctx = ScoringContext(hand, d)
+        counted, skipped, total, minimum = _evaluate(ctx, ruleset.fans)
+        out.append((ctx, counted, skipped, total, minimum))
+    return hand, out
+
+
+def _result(
+    ruleset: RuleSet,
+    cand: tuple[ScoringContext, list[FanLine], list[FanLine], int, int],
+) -> ScoreResult:
+    ctx, counted, skipped, total, minimum = cand
+    error = None
+    if minimum < ruleset.min_fan:
+        error = f"below the {ruleset.min_fan}-fan minimum ({minimum})"
+    return ScoreResult(
+        win=error is None,
+        total=total,
+        fans=tuple(counted),
+        not_counted=tuple(skipped),
+        minimum_total=minimum,
+        shape=ctx.shape.value,
+        decomposition=str(ctx.decomposition),
+        error=error,
+    )
+
+
+def score(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> ScoreResult:
+    """Score a winning hand under ``ruleset``.
+
+    Args:
+        concealed: the standing tiles *without* the winning tile
+            (``13 - 3 * len(melds)`` tiles).
+        melds: declared melds (吃 碰 明杠 暗杠).
+        situation: the winning tile (``situation.win_tile``, the 14th tile)
+            and how it was won.
+        ruleset: the rule set whose fan table, shapes and minimum apply.
+
+    Returns:
+        The best-scoring decomposition's breakdown (就高不就低).  ``win`` is
+        False with ``error`` ``"not a complete hand"`` or ``"below the N-fan
+        minimum (M)"``; the fans are still listed in the second case.
+
+    Raises:
+        InvalidHandError: impossible input — wrong tile count, a fifth copy
+            (melds and winning tile included), a flower in the hand, a wind
+            outside 1z–4z, or flags the tiles contradict (杠上开花 without a
+            kong, 抢杠和 of a held tile, 和绝张 with a copy in hand).
+    """
+    _, cands = _candidates(concealed, melds, situation, ruleset)
+    if not cands:
+        return ScoreResult(win=False, total=0, fans=(), error="not a complete hand")
+    best = cands[0]
+    for c in cands[1:]:
+        if c[3] > best[3]:
+            best = c
+    return _result(ruleset, best)
+
+
+def score_all(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> list[ScoreResult]:
+    """Score every decomposition (for tests and the fan calculator's detail).
+
+    Same arguments and errors as :func:`score`; one result per decomposition,
+    in decomposition order; empty when the hand is not complete.
+    """
+    _, cands = _candidates(concealed, melds, situation, ruleset)
+    return [_result(ruleset, c) for c in cands]
