@@ -1,0 +1,121 @@
+"""The engine's only door into hand analysis and scoring (games.rules).
+
+Keeping the calls in one place lets the state machine stay about turns and
+claims.  Counts are 34-entry vectors of the concealed tiles; the 财神 kind
+(seed 002), when a hand has one, is taken out of the vector and passed as a
+number of wilds.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, Protocol
+
+from ..rules.fans.base import FanLine
+from ..rules.melds import Meld
+from ..rules.rulesets.base import RuleSet
+from ..rules.shanten import shanten
+from ..rules.situation import WinSituation
+from ..rules.tiles import ALL_TILES, Tile
+from ..rules.waits import is_winning
+
+
+class ScoreLike(Protocol):
+    """What the engine reads of the rules engine's ``ScoreResult``."""
+
+    @property
+    def win(self) -> bool: ...
+
+    @property
+    def total(self) -> int: ...
+
+    @property
+    def fans(self) -> tuple[FanLine, ...]: ...
+
+
+ScoreFn = Callable[[Sequence[Tile], Sequence[Meld], WinSituation, RuleSet], Any]
+
+
+@cache
+def score_function() -> ScoreFn:
+    """Return the rules engine's scorer, preferring the wild-aware one.
+
+    ``score_hand`` (games.rules.api or games.rules.wild_scoring) handles 财神
+    wilds; otherwise ``games.rules.scoring.score``.
+
+    Raises:
+        ImportError: no scorer is installed.
+    """
+    for module, name in (
+        ("games.rules.api", "score_hand"),
+        ("games.rules.wild_scoring", "score_hand"),
+        ("games.rules.scoring", "score"),
+    ):
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            continue
+        fn = getattr(mod, name, None)
+        if fn is not None:
+            return fn  # type: ignore[no-any-return]
+    raise ImportError("no scorer in games.rules (scoring.score or score_hand)")
+
+
+WHITE = 31
+
+
+def split_wilds(counts: Sequence[int], wild: int | None) -> tuple[list[int], int]:
+    """Return ``(natural faces, number of wilds)`` of a count vector.
+
+    Seed 002 (games.rules.wild_scoring): the tiles of the wild kind are wilds;
+    白板 plays the wild kind's own face (unless the wild kind is 白板).
+    """
+    out = list(counts)
+    if wild is None:
+        return out, 0
+    n = out[wild]
+    out[wild] = 0
+    if wild != WHITE:
+        out[wild] = out[WHITE]
+        out[WHITE] = 0
+    return out, n
+
+
+def shape_complete(
+    counts: Sequence[int], melds: int, wild: int | None, ruleset: RuleSet
+) -> bool:
+    """Whether 14−3m concealed tiles (``counts``) complete an allowed shape."""
+    c, w = split_wilds(counts, wild)
+    return is_winning(c, melds=melds, wilds=w, shapes=ruleset.shapes)
+
+
+def hand_shanten(
+    counts: Sequence[int], melds: int, wild: int | None, ruleset: RuleSet
+) -> int:
+    """Shanten of 13−3m or 14−3m concealed tiles (-1 complete, 0 tenpai)."""
+    c, w = split_wilds(counts, wild)
+    return shanten(c, melds=melds, wilds=w, shapes=ruleset.shapes)
+
+
+def score_win(
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> ScoreLike | None:
+    """Score a complete hand; return the result when it is a legal win.
+
+    ``counts`` are the 14−3m concealed tiles including the winning tile
+    (``situation.win_tile``); the scorer gets the standing tiles without it.
+    Returns ``None`` when the scorer says it is no win (below the rule set's
+    minimum, or no allowed decomposition).
+    """
+    c = list(counts)
+    c[situation.win_tile.index] -= 1
+    tiles = [ALL_TILES[i] for i, n in enumerate(c) for _ in range(n)]
+    result = score_function()(tiles, list(melds), situation, ruleset)
+    if not result.win:
+        return None
+    return result  # type: ignore[no-any-return]

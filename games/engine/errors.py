@@ -1,0 +1,38 @@
+"""Error types of the hand state machine.
+
+All are :class:`ValueError` subclasses (STYLE.md): callers that only care
+about "bad input" catch :class:`ActionError`; the server tells malformed
+requests (:class:`InvalidActionError`) from well-formed ones the rules or the
+turn order refuse now (:class:`IllegalActionError` and its subclasses).  A
+refused action never changes the hand.
+"""
+
+from __future__ import annotations
+
+
+class ActionError(ValueError):
+    """Base class of every error raised when an action is refused."""
+
+
+class InvalidActionError(ActionError):
+    """Malformed action: unknown kind, missing field, bad tile notation, bad seat."""
+
+
+class IllegalActionError(ActionError):
+    """A well-formed action that the rules forbid at this point of the hand."""
+
+
+class StaleActionError(IllegalActionError):
+    """The action answers an older sequence number than the seat's open prompt.
+
+    A double submit lands here: the first copy advanced the sequence, so the
+    second one answers a prompt that is gone.
+    """
+
+
+class OutOfTurnError(IllegalActionError):
+    """The seat is not the one (or one of those) asked to act."""
+
+
+class HandOverError(IllegalActionError):
+    """The hand has ended; only reading is possible."""

@@ -1,0 +1,93 @@
+"""Events: what happened, in order, with who may see what.
+
+Every transition of a hand appends events to its log.  Each event has a
+sequence number (``seq``, 1, 2, 3 … with no gap), a ``kind``, the seat it
+concerns (or ``None``), a full ``payload`` and a ``public`` (redacted) form.
+``visible_to`` lists the seats that receive the full payload; the other seat
+gets ``public``.  The number always advances for both seats, so a
+reconnecting client asks for "everything after seq N" (lila/Zulip style).
+
+``action`` is the JSON form of the action that caused the event, kept on the
+first event an action produced; it is for the server's log and the replay
+only and is never part of what a seat receives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .actions import JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of the append-only hand log.
+
+    Attributes:
+        seq: 1-based position in the log.
+        kind: ``hand_started``, ``draw``, ``discard``, ``chi`` … (see hand.py).
+        seat: the seat the event is about, or ``None`` for table events.
+        payload: the full form (JSON-ready).
+        public: the form for seats outside ``visible_to``; ``None`` means
+            the payload is public.
+        visible_to: seats that get the full payload.
+        at: the clock value (seconds, UTC epoch) passed to the transition.
+        action: JSON of the causing action (server only), or ``None``.
+    """
+
+    seq: int
+    kind: str
+    seat: int | None
+    payload: dict[str, JSON]
+    public: dict[str, JSON] | None = None
+    visible_to: frozenset[int] = frozenset({0, 1})
+    at: float = 0.0
+    action: dict[str, JSON] | None = field(default=None, compare=True)
+
+    def for_seat(self, seat: int | None) -> dict[str, JSON]:
+        """Return what ``seat`` receives (``None``: a spectator / the public).
+
+        ``{"seq", "kind", "seat", "data", "at"}`` — ``data`` is the full
+        payload for a seat in ``visible_to`` or when the event is public,
+        the redacted form otherwise.
+        """
+        full = self.public is None or (seat is not None and seat in self.visible_to)
+        data = self.payload if full else self.public
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "data": data,
+            "at": self.at,
+        }
+
+    def to_json(self) -> dict[str, JSON]:
+        """Return the whole event (server log form) as a JSON-ready dict."""
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "payload": self.payload,
+            "public": self.public,
+            "visible_to": sorted(self.visible_to),
+            "at": self.at,
+            "action": self.action,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, JSON]) -> Event:
+        """Inverse of :meth:`to_json`.
+
+        Raises:
+            KeyError, TypeError: the dict is not an event log entry.
+        """
+        return cls(
+            seq=int(data["seq"]),
+            kind=str(data["kind"]),
+            seat=None if data["seat"] is None else int(data["seat"]),
+            payload=dict(data["payload"]),
+            public=None if data["public"] is None else dict(data["public"]),
+            visible_to=frozenset(int(s) for s in data["visible_to"]),
+            at=float(data["at"]),
+            action=None if data.get("action") is None else dict(data["action"]),
+        )
