@@ -1,0 +1,28 @@
+"""Forms: the player's nickname and the staff's inbox message."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import Profile
+
+
+class NicknameForm(forms.ModelForm):
+    """Change the nickname shown at tables."""
+
+    class Meta:
+        model = Profile
+        fields = ["nickname"]
+        help_texts = {"nickname": _("对局时对手看到的名字，最多 32 个字。")}
+
+    def clean_nickname(self) -> str:
+        nickname: str = self.cleaned_data["nickname"].strip()
+        if not nickname:
+            raise forms.ValidationError(_("昵称不能为空。"))
+        return nickname
+
+
+class InboxComposeForm(forms.Form):
+    """Staff: the subject and body of a message to the selected users."""
+
+    subject = forms.CharField(label=_("标题"), max_length=120)
+    body = forms.CharField(label=_("内容"), widget=forms.Textarea(attrs={"rows": 6}))

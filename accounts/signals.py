@@ -1,0 +1,35 @@
+"""Receivers: a profile for every new user; a welcome message after site sign-up."""
+
+from typing import Any
+
+from allauth.account.signals import user_signed_up
+from django.conf import settings
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.utils.translation import gettext as _
+
+from .models import User
+from .services import inbox_send, profile_create
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def create_profile_for_new_user(
+    sender: type[User], instance: User, created: bool, raw: bool = False, **kwargs: Any
+) -> None:
+    """Give each newly created user a profile with the starting grant."""
+    if created and not raw:
+        profile_create(user=instance)
+
+
+@receiver(user_signed_up)
+def welcome_new_player(sender: Any, request: Any, user: User, **kwargs: Any) -> None:
+    """Send the system welcome message, in the language the player signed up in."""
+    inbox_send(
+        recipient=user,
+        subject=_("欢迎来到二人麻将"),
+        body=_(
+            "你好，%(name)s！你的账户已经建好，并获赠 %(coins)s 游戏币。"
+            "去大厅找一张桌子坐下吧，祝你自摸连连。"
+        )
+        % {"name": user.get_username(), "coins": settings.MAHJONG_STARTING_COINS},
+    )

@@ -1,0 +1,17 @@
+"""Display filters shared by the site's templates."""
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def thousands(value: object) -> str:
+    """Format an integer with comma thousands separators (10000 -> "10,000").
+
+    Non-numbers are returned unchanged as text.
+    """
+    try:
+        return f"{int(value):,}"  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return str(value)

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("", views.profile, name="profile"),
+    path("inbox/", views.inbox, name="inbox"),
+]

@@ -1,0 +1,58 @@
+"""Account pages: the player's profile and inbox (thin: selectors and services)."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from .forms import NicknameForm
+from .selectors import inbox_messages, level_progress
+from .services import inbox_mark_read, profile_create, profile_set_nickname
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    """Show the player's balances and level; POST changes the nickname."""
+    player_profile = profile_create(user=request.user)  # type: ignore[arg-type]
+    if request.method == "POST":
+        form = NicknameForm(request.POST, instance=player_profile)
+        if form.is_valid():
+            profile_set_nickname(
+                profile=player_profile, nickname=form.cleaned_data["nickname"]
+            )
+            messages.success(request, _("昵称已更新。"))
+            return redirect("accounts:profile")
+        player_profile.refresh_from_db()
+    else:
+        form = NicknameForm(instance=player_profile)
+    progress = level_progress(points=player_profile.rating_points)
+    return render(
+        request,
+        "accounts/profile.html",
+        {"profile": player_profile, "progress": progress, "form": form},
+    )
+
+
+@login_required
+def inbox(request: HttpRequest) -> HttpResponse:
+    """List the player's messages; the ones shown are marked read.
+
+    The page still highlights which of them were unread when it was rendered.
+    """
+    paginator = Paginator(
+        inbox_messages(user=request.user),  # type: ignore[arg-type]
+        settings.MAHJONG_INBOX_PAGE_SIZE,
+    )
+    page = paginator.get_page(request.GET.get("page"))
+    shown = list(page.object_list)
+    newly_read = {m.pk for m in shown if m.read_at is None}
+    if newly_read:
+        inbox_mark_read(user=request.user, message_ids=newly_read)  # type: ignore[arg-type]
+    return render(
+        request,
+        "accounts/inbox.html",
+        {"page": page, "inbox": shown, "newly_read": newly_read},
+    )

@@ -1,0 +1,1 @@
+"""Admin registrations for game models (none yet)."""

@@ -1,0 +1,1 @@
+"""Game models (tables, hands, event logs) arrive with the play issues."""

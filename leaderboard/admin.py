@@ -1,0 +1,1 @@
+"""Admin registrations for leaderboard models (none yet)."""

@@ -1,0 +1,1 @@
+"""Leaderboard models (nightly rank snapshots arrive with the ranking issue)."""

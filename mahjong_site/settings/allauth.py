@@ -1,0 +1,15 @@
+"""django-allauth: sign up with username + e-mail + password, log in with either."""
+
+from .env import PRODUCTION, env
+
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+# "optional": a verification mail is sent but login does not wait for it.
+ACCOUNT_EMAIL_VERIFICATION: str = env.str(
+    "ACCOUNT_EMAIL_VERIFICATION", default="optional" if PRODUCTION else "none"
+)
+ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_SESSION_REMEMBER = None
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"

@@ -1,0 +1,25 @@
+"""Celery: eager in the embedded default; Redis broker and results with REDIS_URL.
+
+Read by ``mahjong_site/celery.py`` through ``config_from_object(namespace="CELERY")``.
+"""
+
+from .env import REDIS_URL, env
+
+CELERY_BROKER_URL: str = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND: str = REDIS_URL or "cache+memory://"
+# Without a broker the tasks run in the calling process, at once.
+CELERY_TASK_ALWAYS_EAGER: bool = env.bool(
+    "CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL
+)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_RESULT_EXPIRES = 24 * 3600
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Apps' tasks.py are autodiscovered; the project package is not an app.
+CELERY_IMPORTS = ["mahjong_site.tasks"]

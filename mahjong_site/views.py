@@ -1,0 +1,31 @@
+"""Site-wide pages: home and a health check."""
+
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from accounts.selectors import level_scheme_active
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Render the home page: what the site is, and where to go next."""
+    scheme = level_scheme_active()
+    levels = list(scheme.levels.all()) if scheme else []
+    return render(
+        request,
+        "home.html",
+        {
+            "scheme": scheme,
+            "levels": levels,
+            "starting_coins": settings.MAHJONG_STARTING_COINS,
+        },
+    )
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Answer ``{"ok": true, "db": vendor}`` once the database answers a query."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return JsonResponse({"ok": True, "db": connection.vendor})

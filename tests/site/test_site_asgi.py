@@ -1,0 +1,38 @@
+"""The ASGI application: HTTP through Django, websockets routed through Channels."""
+
+import pytest
+from channels.layers import get_channel_layer
+from channels.routing import ProtocolTypeRouter
+from channels.testing import HttpCommunicator
+
+from mahjong_site.asgi import application
+
+
+def test_application_routes_http_and_websocket():
+    assert isinstance(application, ProtocolTypeRouter)
+    assert set(application.application_mapping) == {"http", "websocket"}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_http_request_through_asgi():
+    communicator = HttpCommunicator(
+        application, "GET", "/healthz", headers=[(b"host", b"testserver")]
+    )
+    response = await communicator.get_response(timeout=10)
+    assert response["status"] == 200
+    assert b'"ok": true' in response["body"]
+
+
+async def test_channel_layer_round_trip_and_group():
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "table.event", "seq": 7, "tile": "5m"})
+    assert await layer.receive(channel) == {
+        "type": "table.event",
+        "seq": 7,
+        "tile": "5m",
+    }
+    await layer.group_add("table-test", channel)
+    await layer.group_send("table-test", {"type": "table.event", "seq": 8})
+    assert (await layer.receive(channel))["seq"] == 8
+    await layer.group_discard("table-test", channel)

@@ -1,0 +1,148 @@
+"""Settings switch: the embedded default, services chosen by env, production mode.
+
+Each case runs in a fresh interpreter with a controlled environment, because the
+settings are read once at start-up.
+"""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = r"""
+import json, os, django
+django.setup()
+from django.conf import settings
+from mahjong_site.tasks import ping
+db = settings.DATABASES["default"]
+eager = None
+if settings.CELERY_TASK_ALWAYS_EAGER:
+    eager = ping.delay("probe").get(timeout=5)
+print(json.dumps({
+    "db_engine": db["ENGINE"], "db_name": str(db["NAME"]),
+    "db_host": db.get("HOST", ""),
+    "channel_backend": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "channel_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+    "celery_eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "celery_broker": settings.CELERY_BROKER_URL,
+    "celery_backend": settings.CELERY_RESULT_BACKEND,
+    "cache_backend": settings.CACHES["default"]["BACKEND"],
+    "email_backend": settings.EMAIL_BACKEND,
+    "debug": settings.DEBUG,
+    "ssl_redirect": settings.SECURE_SSL_REDIRECT,
+    "session_secure": settings.SESSION_COOKIE_SECURE,
+    "csrf_secure": settings.CSRF_COOKIE_SECURE,
+    "hsts": settings.SECURE_HSTS_SECONDS,
+    "eager_result_pid": eager and eager["pid"],
+    "pid": os.getpid(),
+}))
+"""
+
+
+def _clean_env(**overrides: str) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_", "CELERY_", "MAHJONG_"))
+    }
+    env["DJANGO_SETTINGS_MODULE"] = "mahjong_site.settings"
+    env.update(overrides)
+    return env
+
+
+def _probe(**env: str) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=_clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=_clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_embedded_default_with_nothing_set():
+    probe = _probe()
+    assert probe["db_engine"] == "django.db.backends.sqlite3"
+    assert probe["db_name"] == str(ROOT / "db.sqlite3")
+    assert probe["channel_backend"] == "channels.layers.InMemoryChannelLayer"
+    assert probe["celery_eager"] is True
+    # Eager: the task ran inside this very process.
+    assert probe["eager_result_pid"] == probe["pid"]
+    assert probe["cache_backend"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert probe["email_backend"] == "django.core.mail.backends.console.EmailBackend"
+    assert probe["debug"] is True
+    assert probe["ssl_redirect"] is False
+
+
+def test_database_and_redis_urls_select_postgresql_and_redis():
+    probe = _probe(
+        DATABASE_URL="postgres://mahjong@db.internal:5433/mahjong",
+        REDIS_URL="redis://cache.internal:6380/2",
+    )
+    assert probe["db_engine"] == "django.db.backends.postgresql"
+    assert (probe["db_name"], probe["db_host"]) == ("mahjong", "db.internal")
+    assert probe["channel_backend"] == "channels_redis.core.RedisChannelLayer"
+    assert probe["channel_hosts"] == ["redis://cache.internal:6380/2"]
+    assert probe["celery_eager"] is False
+    assert probe["celery_broker"] == "redis://cache.internal:6380/2"
+    assert probe["celery_backend"] == "redis://cache.internal:6380/2"
+    assert probe["cache_backend"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_production_switch_turns_on_the_security_settings():
+    probe = _probe(
+        DJANGO_PRODUCTION="1",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="mahjong.example.com",
+    )
+    assert probe["debug"] is False
+    assert probe["ssl_redirect"] is True
+    assert probe["session_secure"] is True
+    assert probe["csrf_secure"] is True
+    assert probe["hsts"] >= 31_536_000
+
+
+def test_check_deploy_is_clean_in_production():
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_PRODUCTION="1",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="mahjong.example.com",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_check_deploy_warns_in_the_embedded_default():
+    # The same check does fire without the production switch (so the clean run
+    # above means something).
+    result = _manage("check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode != 0
+    assert "security.W018" in result.stderr + result.stdout  # DEBUG on
+
+
+def test_production_without_a_secret_key_fails_clearly():
+    result = _manage("check", DJANGO_PRODUCTION="1")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
