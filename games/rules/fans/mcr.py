@@ -728,21 +728,22 @@ def robbing_the_kong(ctx: ScoringContext) -> int:
     return int(ctx.hand.robbing)
 
 
+# ---------------------------------------------------------------------------
+# 6 番
+
+
 @_fan(
     "TWO_CONCEALED_KONGS",
     "双暗杠",
     "Two Concealed Kongs",
-    8,
+    6,
     ("CONCEALED_KONG", "TWO_CONCEALED_PUNGS"),
-    note="不计暗杠、双暗刻 as in MCR",
+    note="6番 as in seeds 002/004 and MCR (seed 003 lists it under 8番);"
+    " 不计暗杠、双暗刻 as in MCR",
 )
 def two_concealed_kongs(ctx: ScoringContext) -> int:
     """Two concealed kongs."""
     return int(ctx.hand.concealed_kongs == 2)
-
-
-# ---------------------------------------------------------------------------
-# 6 番
 
 
 @_fan("ALL_PUNGS", "碰碰和", "All Pungs", 6)
