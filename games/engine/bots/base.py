@@ -1,0 +1,357 @@
+"""The bot contract and the decision skeleton shared by every level.
+
+A bot gets exactly what a seat gets — ``Hand.view(seat)`` and
+``Hand.legal_actions(seat)`` — and returns one of the legal actions
+(issue 5).  Randomness comes from an injected :class:`random.Random`.
+
+:class:`PlanningBot` turns a view into an
+:class:`~games.engine.bots.observation.Observation` and answers each kind of
+prompt (pre-deal choices, 加倍, a claim window, a robbable kong, its turn) with
+the shared evaluation of :mod:`games.engine.bots.evaluate`; the levels
+differ in their :class:`~games.engine.bots.evaluate.Style` and in the
+policy switches below.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from ...rules.melds import Meld, MeldKind
+from ...rules.rulesets import System
+from ...rules.tiles import Tile
+from ..actions import (
+    Action,
+    AddedKong,
+    AutoPlay,
+    Chi,
+    ConcealedKong,
+    Discard,
+    Double,
+    Kong,
+    Pass,
+    PreDeal,
+    Pung,
+    Ready,
+    Swap,
+    Timeout,
+    Win,
+)
+from . import evaluate as ev
+from .observation import Observation, observation_from_view
+
+
+class Bot(Protocol):
+    """Anything that picks an action for a seat from its view."""
+
+    level: str
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """Return one element of ``legal``.
+
+        Raises:
+            ValueError: ``legal`` offers nothing a bot may choose.
+        """
+        ...
+
+
+class PlanningBot:
+    """Shared decision logic; subclasses set the style and the switches.
+
+    Attributes (policy switches):
+        style: evaluation depth (see :class:`~.evaluate.Style`).
+        claim_margin: utility a claim must add over passing (fraction).
+        ready_min_live: live winning tiles needed to declare 报听.
+        fold_deficiency: with ``style.defence == 0``, fold to the safest tile
+            against a 报听 opponent from this deficiency up (``None``: never).
+        judge_win_double: consider declining a win for 胡加倍.
+        use_swaps: use the free 换牌.
+        noise: chance to take a random discard among the near-best (easy).
+    """
+
+    level = "base"
+    style = ev.Style()
+    claim_margin = 0.05
+    ready_min_live = 3
+    fold_deficiency: int | None = None
+    judge_win_double = False
+    use_swaps = False
+    noise = 0.0
+
+    def __init__(self, rng: random.Random, scorer: ev.WinScorer | None = None) -> None:
+        self.rng = rng
+        self.scorer: ev.WinScorer | None = (
+            scorer
+            if scorer is not None
+            else (ev.engine_scorer if self.style.score_waits else None)
+        )
+        self._ready_seen: dict[str, int] = {}
+
+    # ------------------------------------------------------------ the contract
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """Return one of ``legal`` for the seat whose ``view`` this is.
+
+        Raises:
+            ValueError: ``legal`` holds nothing but 托管/timeout actions.
+        """
+        options = [a for a in legal if not isinstance(a, AutoPlay | Timeout)]
+        if not options:
+            raise ValueError("no action to choose from")
+        if len(options) == 1:
+            return options[0]
+        obs = self._observe(view)
+        ctx = ev.make_context(obs, self.style, self.scorer)
+        wins = [a for a in options if isinstance(a, Win)]
+        if wins and self.take_win(ctx, view, options):
+            return wins[0]
+        pre = [a for a in options if isinstance(a, PreDeal)]
+        if pre:
+            return self.pre_deal(ctx, pre)
+        doubles = [a for a in options if isinstance(a, Double)]
+        if doubles:
+            return self.deal_double(ctx, doubles)
+        if any(isinstance(a, Discard) for a in options):
+            return self.turn(ctx, options)
+        return self.claim(ctx, options)
+
+    def _observe(self, view: Mapping[str, Any]) -> Observation:
+        # remember when the opponent declared 报听: its later discards are safe
+        them = view.get("opponent") or {}
+        key = f"{view.get('commitment')}:{view.get('seat')}"
+        idx = self._ready_seen.get(key)
+        if them.get("ready") and idx is None:
+            n = len(them.get("discards") or ())
+            idx = n if view.get("phase") == "turn" else max(n - 1, 0)
+            if len(self._ready_seen) > 64:
+                self._ready_seen.clear()
+            self._ready_seen[key] = idx
+        return observation_from_view(view, opp_ready_index=idx)
+
+    # -------------------------------------------------------------- decisions
+    def take_win(
+        self, ctx: ev.Context, view: Mapping[str, Any], options: Sequence[Action]
+    ) -> bool:
+        """Whether to win now (issue 5: always, unless 胡加倍 is judged better)."""
+        if not self.judge_win_double:
+            return True
+        return not self.decline_for_double(ctx, view, options)
+
+    def decline_for_double(
+        self, ctx: ev.Context, view: Mapping[str, Any], options: Sequence[Action]
+    ) -> bool:
+        """胡加倍 (seed 000): decline when winning later at the raised total is
+        worth more than winning now.  Only with a locked 报听 hand, whose waits
+        stay the same, and only while the cap allows."""
+        obs = ctx.obs
+        rs = obs.ruleset
+        if System.WIN_DOUBLE not in rs.systems or not obs.ready:
+            return False
+        n = obs.win_doubles
+        if n >= rs.max_win_doubles or obs.wall_count < 12:
+            return False
+        counts = list(obs.hand)
+        if obs.drawn is not None and any(isinstance(a, Discard) for a in options):
+            counts[obs.drawn] -= 1
+        if sum(counts) + 3 * len(obs.melds) != 13:
+            return False
+        est = ev.value(ctx, counts, obs.melds, plans=ctx.plans[:1])
+        if not est.waits or est.deficiency != 1:
+            return False
+        base = est.value
+        now = (base + 2 * n) * (1 << n) if n else base
+        later = (base + 2 * (n + 1)) * (1 << (n + 1))
+        return est.p_win * later > 1.4 * now
+
+    def pre_deal(self, ctx: ev.Context, options: Sequence[PreDeal]) -> Action:
+        """明牌 / 开始加倍 before the deal: decline both (the hand is unseen)."""
+        for a in options:
+            if not a.open_hand and not a.double:
+                return a
+        return options[0]
+
+    def deal_double(self, ctx: ev.Context, options: Sequence[Double]) -> Action:
+        """加倍 after the deal: only with a hand close to waiting."""
+        want = self.wants_double(ctx)
+        for a in options:
+            if a.double == want:
+                return a
+        return options[0]
+
+    def wants_double(self, ctx: ev.Context) -> bool:
+        """Whether the dealt hand is good enough to double (default: never)."""
+        return False
+
+    # ---------------------------------------------------------------- a turn
+    def turn(self, ctx: ev.Context, options: Sequence[Action]) -> Action:
+        """Choose among discards, kongs, 报听 and 换牌 on one's own turn."""
+        obs = ctx.obs
+        discards = {a.tile.index: a for a in options if isinstance(a, Discard)}
+        ranked = [
+            r for r in ev.rank_discards(ctx, obs.hand, obs.melds) if r[1] in discards
+        ]
+        if not ranked:
+            return next(iter(discards.values()))
+        if (
+            self.fold_deficiency is not None
+            and obs.opp_ready
+            and ranked[0][2].free_deficiency >= self.fold_deficiency + 1
+        ):
+            risk = ev.danger(obs)
+            safest = min(ranked, key=lambda r: (risk[r[1]], -r[0]))
+            ranked.insert(0, safest)
+        best_score, best_tile, best_est = ranked[0]
+        if self.noise and len(ranked) > 1 and self.rng.random() < self.noise:
+            near = [
+                r
+                for r in ranked[:3]
+                if r[2].free_deficiency == best_est.free_deficiency
+            ]
+            best_score, best_tile, best_est = self.rng.choice(near)
+        kong = self._turn_kong(ctx, options, best_est)
+        if kong is not None:
+            return kong
+        if self.use_swaps:
+            swap = self._swap(ctx, options, best_tile, best_est)
+            if swap is not None:
+                return swap
+        ready = next(
+            (
+                a
+                for a in options
+                if isinstance(a, Ready)
+                and a.tile is not None
+                and a.tile.index == best_tile
+            ),
+            None,
+        )
+        if ready is not None and self.declare_ready(ctx, best_tile, best_est):
+            return ready
+        return discards[best_tile]
+
+    def declare_ready(self, ctx: ev.Context, tile: int, est: ev.Estimate) -> bool:
+        """Whether to 报听 with the discard ``tile`` (issue 5: "when tenpai with
+        enough waits")."""
+        if not est.waits:
+            return False
+        live = sum(ctx.unseen[k] for k in est.waits)
+        return live >= self.ready_min_live
+
+    def _turn_kong(
+        self, ctx: ev.Context, options: Sequence[Action], best: ev.Estimate
+    ) -> Action | None:
+        obs = ctx.obs
+        for a in options:
+            if not isinstance(a, ConcealedKong | AddedKong):
+                continue
+            k = a.tile.index
+            counts = list(obs.hand)
+            if isinstance(a, ConcealedKong):
+                counts[k] -= 4
+                t = Tile.from_index(k)
+                melds = (*obs.melds, Meld(MeldKind.CONCEALED_KONG, (t, t, t, t)))
+            else:
+                counts[k] -= 1
+                melds = tuple(
+                    Meld(MeldKind.KONG, (m.first,) * 4, m.claimed)
+                    if m.kind is MeldKind.PUNG and m.first.index == k
+                    else m
+                    for m in obs.melds
+                )
+            after = ev.value(ctx, counts, melds)
+            # a kong draws an extra tile: a small tempo gain
+            if after.utility * 1.1 >= best.utility:
+                return a
+        return None
+
+    def _swap(
+        self, ctx: ev.Context, options: Sequence[Action], tile: int, est: ev.Estimate
+    ) -> Action | None:
+        """Use the free 换牌 (seed 000: the first of five is free) on the tile
+        about to be discarded while the hand is still far from waiting."""
+        if ctx.obs.swaps > 0 or est.free_deficiency <= 1:
+            return None
+        for a in options:
+            if isinstance(a, Swap) and a.tile.index == tile:
+                return a
+        return None
+
+    # --------------------------------------------------------------- a claim
+    def claim(self, ctx: ev.Context, options: Sequence[Action]) -> Action:
+        """Answer a claim window (or a robbable kong) without winning."""
+        obs = ctx.obs
+        passing = next((a for a in options if isinstance(a, Pass)), None)
+        ready_now = next(
+            (a for a in options if isinstance(a, Ready) and a.tile is None), None
+        )
+        tile = obs.offered
+        claims = [a for a in options if isinstance(a, Chi | Pung | Kong)]
+        if tile is None or not claims:
+            return self._pass_or_ready(ctx, passing, ready_now, options)
+        base = ev.value(ctx, obs.hand, obs.melds)
+        best: tuple[float, Action] | None = None
+        t = Tile.from_index(tile)
+        for a in claims:
+            counts = list(obs.hand)
+            if isinstance(a, Chi):
+                for x in a.tiles:
+                    if x.index != tile:
+                        counts[x.index] -= 1
+                meld = Meld(MeldKind.CHI, a.tiles, t)
+            elif isinstance(a, Pung):
+                counts[tile] -= 2
+                meld = Meld(MeldKind.PUNG, (t, t, t), t)
+            else:
+                counts[tile] -= 3
+                meld = Meld(MeldKind.KONG, (t, t, t, t), t)
+            melds = (*obs.melds, meld)
+            if not self.claim_may_help(ctx, counts, melds, base):
+                continue
+            if isinstance(a, Kong):
+                after = ev.value(ctx, counts, melds)
+                score = after.utility * 1.05
+            else:
+                ranked = ev.rank_discards(ctx, counts, melds)
+                if not ranked:
+                    continue
+                score = ranked[0][0]
+            if best is None or score > best[0]:
+                best = (score, a)
+        if best is not None and best[0] > base.utility * (1 + self.claim_margin):
+            return best[1]
+        return self._pass_or_ready(ctx, passing, ready_now, options)
+
+    def claim_may_help(
+        self,
+        ctx: ev.Context,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        base: ev.Estimate,
+    ) -> bool:
+        """Cheap filter: does the claim lower the deficiency of some plan?"""
+        from .plans import INF, plan_deficiency
+
+        t, wilds = ev.split_wild(counts, ctx.wild)
+        cur, cw = ev.split_wild(ctx.obs.hand, ctx.wild)
+        for plan in ctx.plans:
+            d = plan_deficiency(plan, t, melds, wilds)
+            if d >= INF:
+                continue
+            if d < plan_deficiency(plan, cur, ctx.obs.melds, cw):
+                return True
+        return False
+
+    def _pass_or_ready(
+        self,
+        ctx: ev.Context,
+        passing: Action | None,
+        ready_now: Action | None,
+        options: Sequence[Action],
+    ) -> Action:
+        if ready_now is not None:
+            est = ev.value(ctx, ctx.obs.hand, ctx.obs.melds)
+            if est.waits and self.declare_ready(ctx, -1, est):
+                return ready_now
+        if passing is not None:
+            return passing
+        return options[0]

@@ -1,0 +1,546 @@
+"""Shared hand evaluation for the bots (issue 5).
+
+The unit of evaluation is a *waiting* hand: ``13 - 3m`` concealed tiles with
+``m`` declared melds.  :meth:`Evaluator.value` estimates how much that hand is
+worth to its owner:
+
+* for each :class:`~games.engine.bots.plans.Plan` (any shape, 清一色, 碰碰和,
+  七对 …) the deficiency ``D`` (tiles still to draw; 1 = 听牌) and the
+  effective tiles (受入) — copies of the kinds that lower ``D``, counted
+  against the tiles still unseen from the seat;
+* a probability of finishing ``P``: each step is a race between drawing a
+  useful tile (``受入 / unseen``), the opponent winning (a hazard rising with
+  its melds, its discards and its 报听) and the wall running out;
+* a value ``V`` in fan: the plan's fans, or, once waiting, the scorer's total
+  for every live winning tile.  A wait whose win stays under the rule set's
+  minimum fan is no wait at all (issue 5: "a hand that can't reach min_fan is
+  not a real tenpai");
+* the utility ``P × (V + tempo)``, where ``tempo`` prices the opponent's win
+  that one's own win prevents (speed against value).
+
+:func:`danger` estimates, per kind, the chance that discarding it deals into
+the opponent's hand, from its visible discards and melds only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ...rules.melds import Meld, MeldKind
+from ...rules.rulesets import RuleSet, System
+from ...rules.shanten import Shape, min_deficiency
+from ...rules.situation import WinSituation
+from ...rules.tiles import NUM_KINDS, Tile
+from .observation import Observation
+from .plans import INF, Plan, plan_deficiency, plans_for
+
+WinScorer = Callable[[Sequence[int], Sequence[Meld], WinSituation, RuleSet], int]
+"""``(14-3m counts incl. the winning tile, melds, situation, rule set) -> fan``
+total of a legal win, 0 when it is no win (under the minimum, bad shape)."""
+
+
+def engine_scorer(
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> int:
+    """Score a complete hand with the rules engine (via games.engine.analysis)."""
+    from ..analysis import score_win
+
+    result = score_win(counts, melds, situation, ruleset)
+    return 0 if result is None else int(result.total)
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How deeply a bot evaluates (the levels differ only here and in policy).
+
+    Attributes:
+        plans: consider fan plans beyond the free shape.
+        max_plans: plans kept per decision after a cheap first pass.
+        ukeire: count effective tiles (otherwise deficiency only).
+        score_waits: value waiting hands with the scorer (min-fan check).
+        tempo: fan-equivalent credited to any win (it stops the opponent's).
+        defence: weight of the deal-in risk (0 ignores it).
+    """
+
+    plans: bool = True
+    max_plans: int = 4
+    ukeire: bool = True
+    score_waits: bool = True
+    tempo: float = 2.0
+    defence: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """The worth of a waiting hand.
+
+    Attributes:
+        utility: ``p_win × (value + tempo)``, the number decisions maximise.
+        deficiency: tiles to draw for the best plan (1 = 听牌, 0 = complete).
+        free_deficiency: the same for the free shape (shanten + 1).
+        ukeire: live copies of the kinds that advance the best plan.
+        plan: the best plan's name.
+        waits: live winning kinds that reach the minimum fan (when waiting).
+        value: expected fan of a win.
+        p_win: estimated chance to complete before the opponent / the wall.
+    """
+
+    utility: float
+    deficiency: int
+    free_deficiency: int
+    ukeire: int
+    plan: str
+    waits: tuple[int, ...] = ()
+    value: float = 0.0
+    p_win: float = 0.0
+
+
+@dataclass(slots=True)
+class Context:
+    """Per-decision constants derived from an :class:`Observation`."""
+
+    obs: Observation
+    style: Style
+    scorer: WinScorer | None
+    unseen: list[int]
+    pool: int
+    hazard: float
+    turns_left: float
+    base_value: float
+    opp_tenpai: float
+    opp_value: float
+    ready_mult: float
+    plans: tuple[Plan, ...]
+    wild: int | None
+    implied: float
+    cache: dict[tuple[object, ...], int] = field(default_factory=dict)
+
+
+def implied_fan(ruleset: RuleSet) -> float:
+    """Fan every hand of the rule set scores anyway: with one suit and the
+    honours (erren) a hand is at least 混一色 unless it is 清一色."""
+    kinds = {t.index for t in ruleset.kinds}
+    suits = {k // 9 for k in kinds if k < 27}
+    if len(suits) == 1 and any(k >= 27 for k in kinds):
+        try:
+            return float(ruleset.fan("HALF_FLUSH").points)
+        except KeyError:
+            return 0.0
+    return 0.0
+
+
+def base_value_of(ruleset: RuleSet) -> float:
+    """A typical win's fan under ``ruleset`` (the opponent's expected win)."""
+    return max(float(ruleset.min_fan), implied_fan(ruleset) + 2.0) * 1.3
+
+
+def opponent_tenpai(obs: Observation) -> float:
+    """Estimate the chance the opponent is waiting, from what is visible."""
+    if obs.opp_ready:
+        return 1.0
+    melds = max(len(obs.opp_melds), obs.opp_meld_count)
+    turns = len(obs.opp_discards) + melds
+    p = 0.03 * turns + 0.18 * melds
+    return min(max(p, 0.02), 0.9)
+
+
+def make_context(obs: Observation, style: Style, scorer: WinScorer | None) -> Context:
+    """Derive the per-decision constants of :func:`value` from ``obs``."""
+    unseen = obs.unseen()
+    pool = max(sum(unseen), 1)
+    rs = obs.ruleset
+    base = base_value_of(rs)
+    p_t = opponent_tenpai(obs)
+    # the opponent wins a turn with ~5 live winning tiles, drawn or discarded
+    hazard = max(p_t, 0.12) * min(5.0 / pool * 1.5, 0.5)
+    ready_mult = float(rs.multipliers.get("ready_win", 1))
+    opp_value = base * (ready_mult if obs.opp_ready else 1.0)
+    plans = plans_for(rs) if style.plans else plans_for(rs)[:1]
+    return Context(
+        obs=obs,
+        style=style,
+        scorer=scorer,
+        unseen=unseen,
+        pool=pool,
+        hazard=hazard,
+        turns_left=max(obs.wall_count / 2.0, 0.5),
+        base_value=base,
+        opp_tenpai=p_t,
+        opp_value=opp_value,
+        ready_mult=ready_mult,
+        plans=plans,
+        wild=obs.wild,
+        implied=implied_fan(rs),
+    )
+
+
+def split_wild(counts: Sequence[int], wild: int | None) -> tuple[list[int], int]:
+    """Return ``(counts without the 财神 kind, wilds held)``."""
+    out = list(counts)
+    if wild is None:
+        return out, 0
+    n = out[wild]
+    out[wild] = 0
+    return out, n
+
+
+def _near(t: Sequence[int]) -> list[int]:
+    """Kinds that can advance a regular hand: held kinds and suited kinds
+    within two ranks of a held tile of their suit."""
+    out = []
+    for k in range(NUM_KINDS):
+        if t[k]:
+            out.append(k)
+        elif k < 27:
+            r = k % 9
+            if any(t[i] for i in range(k - min(r, 2), k + min(8 - r, 2) + 1)):
+                out.append(k)
+    return out
+
+
+def _step(p: float, ctx: Context) -> float:
+    return p / (p + ctx.hazard + 1.0 / ctx.turns_left)
+
+
+def _generic_p(level: int, ctx: Context) -> float:
+    # a typical hand: ~6 live winning tiles when waiting, ~14 useful before
+    return (6.0 if level <= 1 else 14.0) / ctx.pool
+
+
+def _p_finish(d: int, ukeire: int, ctx: Context, tenpai_bonus: float) -> float:
+    if d <= 0:
+        return 1.0
+    p = ukeire / ctx.pool
+    if d == 1:
+        p *= tenpai_bonus
+    prob = _step(p, ctx)
+    for level in range(d - 1, 0, -1):
+        g = _generic_p(level, ctx)
+        prob *= _step(g * (tenpai_bonus if level == 1 else 1.0), ctx)
+    return prob
+
+
+def _concealed_bonus(ctx: Context, melds: Sequence[Meld]) -> float:
+    if any(m.kind is not MeldKind.CONCEALED_KONG for m in melds):
+        return 0.0
+    try:
+        return float(ctx.obs.ruleset.fan("CONCEALED_HAND").points)
+    except KeyError:
+        return 0.0
+
+
+def win_fan(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    tile: int,
+    *,
+    self_drawn: bool,
+    ready: bool = False,
+) -> int:
+    """Fan of winning on ``tile`` with the waiting ``counts`` (0: no win).
+
+    ``counts`` include any wilds.  Cached per context.
+    """
+    if ctx.scorer is None:
+        return int(ctx.base_value)
+    obs = ctx.obs
+    ready = ready or obs.ready
+    key = (tuple(counts), tuple(melds), tile, self_drawn, ready)
+    got = ctx.cache.get(key)
+    if got is not None:
+        return got
+    full = list(counts)
+    full[tile] += 1
+    situation = WinSituation(
+        win_tile=Tile.from_index(tile),
+        self_drawn=self_drawn,
+        seat_wind=Tile.from_index(obs.seat_wind),
+        round_wind=Tile.from_index(obs.round_wind),
+        flowers=tuple(Tile.from_index(f) for f in obs.flowers),
+        ready=ready,
+        wild=None if obs.wild is None else Tile.from_index(obs.wild),
+        bonus_tiles=()
+        if obs.bonus_tile is None
+        else (Tile.from_index(obs.bonus_tile),),
+    )
+    try:
+        fan = ctx.scorer(full, melds, situation, obs.ruleset)
+    except (ValueError, KeyError):
+        fan = 0
+    ctx.cache[key] = fan
+    return fan
+
+
+def _tenpai_estimate(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    waits: list[int],
+    ready: bool,
+) -> Estimate | None:
+    """Exact valuation of a waiting hand: score every live winning tile."""
+    live = 0
+    total = 0.0
+    real: list[int] = []
+    for k in waits:
+        n = ctx.unseen[k]
+        if n <= 0:
+            continue
+        if ctx.style.score_waits:
+            fan = win_fan(ctx, counts, melds, k, self_drawn=False, ready=ready)
+            if fan <= 0:
+                fan = win_fan(ctx, counts, melds, k, self_drawn=True, ready=ready)
+                if fan <= 0:
+                    continue
+                n = max(n // 2, 1)  # only a self-draw wins
+        else:
+            fan = int(ctx.base_value)
+        live += n
+        total += n * fan
+        real.append(k)
+    if not live:
+        return None
+    value = total / live
+    mult = ctx.ready_mult if ready else 1.0
+    if ready:
+        value *= 0.85  # a locked hand cannot improve and warns the opponent
+    p = _p_finish(1, live, ctx, 1.5)
+    util = p * (value * mult + ctx.style.tempo)
+    return Estimate(util, 1, 1, live, "WAIT", tuple(real), value * mult, p)
+
+
+def value(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    *,
+    ready: bool = False,
+    plans: Sequence[Plan] | None = None,
+) -> Estimate:
+    """Estimate a waiting hand (``13 - 3m`` concealed tiles incl. wilds).
+
+    ``ready``: value it as declared 报听 (the rule set's 听牌胡 multiplier).
+    ``plans``: restrict to these plans (default: the context's).
+    """
+    t, wilds = split_wild(counts, ctx.wild)
+    plans = ctx.plans if plans is None else plans
+    rs = ctx.obs.ruleset
+    free = plans_for(rs)[0]
+    d_free = plan_deficiency(free, t, melds, wilds)
+    best: Estimate | None = None
+    if d_free <= 1:
+        waits = _improving(ctx, free, t, melds, wilds, d_free, all_kinds=True)
+        best = _tenpai_estimate(ctx, counts, melds, waits, ready)
+        if best is not None and best.utility > 0 and not ctx.style.plans:
+            return best
+    near = _near(t)
+    bonus = _concealed_bonus(ctx, melds)
+    for plan in plans:
+        d = d_free if plan is free else plan_deficiency(plan, t, melds, wilds)
+        if d >= INF:
+            continue
+        if d == 1 and plan is free and best is not None:
+            continue  # the exact estimate above covers it
+        if ctx.style.ukeire:
+            useful = _improving(
+                ctx,
+                plan,
+                t,
+                melds,
+                wilds,
+                d,
+                all_kinds=plan.shapes != {Shape.REGULAR},
+                near=near,
+            )
+            uk = sum(ctx.unseen[k] for k in useful)
+        else:
+            uk = int(14 if d > 1 else 6)
+        v = float(plan.points) + 1.0
+        if plan.allowed is None:
+            v += ctx.implied
+        if plan.name != "SEVEN_PAIRS":
+            v += bonus
+        p = _p_finish(d, uk, ctx, 1.5)
+        if v < rs.min_fan:
+            p *= 0.25  # other fans must turn up on the way
+        util = p * (v + ctx.style.tempo)
+        if d == 1:
+            util *= 0.5  # waiting on the plan's tiles but no scored wait: fragile
+        if best is None or util > best.utility:
+            best = Estimate(util, d, d_free, uk, plan.name, (), v, p)
+    if best is None:
+        return Estimate(0.0, INF, d_free, 0, "NONE")
+    if best.free_deficiency != d_free:
+        best = Estimate(
+            best.utility,
+            best.deficiency,
+            d_free,
+            best.ukeire,
+            best.plan,
+            best.waits,
+            best.value,
+            best.p_win,
+        )
+    return best
+
+
+def _improving(
+    ctx: Context,
+    plan: Plan,
+    t: list[int],
+    melds: Sequence[Meld],
+    wilds: int,
+    d: int,
+    *,
+    all_kinds: bool,
+    near: Sequence[int] | None = None,
+) -> list[int]:
+    """Kinds whose draw lowers the plan's deficiency (waits when ``d == 1``)."""
+    if d <= 0:
+        return []
+    if all_kinds or near is None:
+        kinds: Sequence[int] = range(NUM_KINDS) if all_kinds else _near(t)
+    else:
+        kinds = near
+    allowed = plan.allowed
+    out = []
+    free = plan.name == "FREE" and not plan.chows and not plan.pungs_only
+    for k in kinds:
+        if allowed is not None and k not in allowed:
+            continue
+        if k == ctx.wild:
+            continue
+        if ctx.unseen[k] <= 0 and d > 1:
+            continue
+        t[k] += 1
+        if free:
+            nd = max(min_deficiency(t, len(melds), plan.shapes, d) - wilds, 0)
+        else:
+            nd = plan_deficiency(plan, t, melds, wilds)
+        t[k] -= 1
+        if nd < d:
+            out.append(k)
+    return out
+
+
+def rank_discards(
+    ctx: Context, counts: Sequence[int], melds: Sequence[Meld], *, ready: bool = False
+) -> list[tuple[float, int, Estimate]]:
+    """Rank the discards of a hand holding ``14 - 3m`` tiles, best first.
+
+    Returns ``(score, kind, estimate)`` with ``score = utility - risk``, where
+    risk is the deal-in cost of :func:`danger` weighted by the style.
+    """
+    plans = select_plans(ctx, counts, melds)
+    risk = discard_risk(ctx) if ctx.style.defence > 0 else None
+    out: list[tuple[float, int, Estimate]] = []
+    work = list(counts)
+    for k in range(NUM_KINDS):
+        if not work[k]:
+            continue
+        work[k] -= 1
+        est = value(ctx, work, melds, ready=ready, plans=plans)
+        work[k] += 1
+        score = est.utility
+        if k == ctx.wild:
+            score -= 100.0  # never throw a 财神
+        if risk is not None:
+            score -= risk[k] * (ctx.opp_value + est.utility) * ctx.style.defence
+        out.append((score, k, est))
+    out.sort(key=lambda x: -x[0])
+    return out
+
+
+def select_plans(
+    ctx: Context, counts: Sequence[int], melds: Sequence[Meld]
+) -> tuple[Plan, ...]:
+    """Keep the few plans closest to completion for a ``14 - 3m`` hand."""
+    plans = ctx.plans
+    if len(plans) <= 1:
+        return plans
+    t, wilds = split_wild(counts, ctx.wild)
+    scored: list[tuple[float, int, Plan]] = []
+    for i, plan in enumerate(plans):
+        d = plan_deficiency(plan, t, melds, wilds)
+        if d >= INF:
+            continue
+        v = float(plan.points) + (ctx.implied if plan.allowed is None else 0.0)
+        rough = (0.3**d) * (v + ctx.style.tempo)
+        scored.append((rough, i, plan))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    keep = [p for _, _, p in scored[: ctx.style.max_plans]]
+    if plans[0] not in keep:
+        keep.insert(0, plans[0])
+    return tuple(keep)
+
+
+def danger(obs: Observation) -> list[float]:
+    """Chance, per kind, that it is one of the opponent's winning tiles if
+    the opponent is waiting (0 for kinds one cannot hold or that are safe).
+
+    Uses only what the seat sees: the opponent's discards (after its 报听
+    they are certainly safe: the locked hand would have been asked to win),
+    tiles visible in full (no copy left to pair or wait on), 筋 (a 4 discarded
+    makes a 1-4 or 4-7 two-sided wait less likely) and 壁 (all four copies of
+    a neighbour visible rule the sequence out).
+    """
+    unseen = obs.unseen()
+    opp_disc = set(obs.opp_discards)
+    after_ready = (
+        set(obs.opp_discards[obs.opp_ready_index :])
+        if obs.opp_ready_index is not None
+        else set()
+    )
+    raw = [0.0] * NUM_KINDS
+    for k in range(NUM_KINDS):
+        if k in after_ready:
+            continue
+        # copies the opponent could still hold besides the one thrown
+        left = unseen[k]
+        w = 0.0
+        if left >= 1:
+            w += 0.5  # single wait (单钓)
+        if left >= 2:
+            w += 0.8  # pair wait (对倒)
+        if k < 27:
+            r = k % 9
+            base = k - r
+            live = [unseen[base + i] > 0 for i in range(9)] + [False] * 3
+
+            def ok(rank: int, live: list[bool] = live) -> bool:
+                return rank >= 0 and live[rank]
+
+            # two-sided: (r+1, r+2) waits on r and r+3; (r-2, r-1) on r and r-3
+            if ok(r + 1) and ok(r + 2):
+                w += 0.3 if (r + 3 <= 8 and base + r + 3 in opp_disc) else 1.0
+            if ok(r - 1) and ok(r - 2):
+                w += 0.3 if (r - 3 >= 0 and base + r - 3 in opp_disc) else 1.0
+            if ok(r - 1) and ok(r + 1):
+                w += 0.6  # closed wait (坎张)
+        if k in opp_disc:
+            w *= 0.4
+        raw[k] = w
+    total = sum(raw)
+    if total <= 0:
+        return raw
+    # a waiting hand has about two winning kinds
+    return [min(2.0 * w / total, 1.0) for w in raw]
+
+
+def discard_risk(ctx: Context) -> list[float]:
+    """Deal-in chance per kind: P(opponent waiting) × :func:`danger`."""
+    d = danger(ctx.obs)
+    # defence matters most late: the opponent could not win by itself anyway
+    late = 1.0 - min(ctx.obs.wall_count / max(ctx.pool, 1), 1.0) * 0.5
+    p = ctx.opp_tenpai * late
+    return [p * x for x in d]
+
+
+def has_system(ruleset: RuleSet, system: System) -> bool:
+    """Whether the rule set switches ``system`` on."""
+    return system in ruleset.systems

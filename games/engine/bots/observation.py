@@ -1,0 +1,240 @@
+"""What a bot knows: one seat's view of a hand, as plain typed data.
+
+A bot is built only from ``Hand.view(seat)`` and ``Hand.legal_actions(seat)``
+(issue 5: it never peeks at the wall or the opponent's concealed tiles).
+:class:`Observation` is that view normalised into count vectors and melds, so
+the evaluation code does not depend on the JSON layout of the view;
+:func:`observation_from_view` is the only function that reads the view dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...rules.melds import Meld, MeldKind
+from ...rules.rulesets import RuleSet
+from ...rules.rulesets import get as get_ruleset
+from ...rules.tiles import NUM_KINDS, Tile
+
+EAST = 27
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's knowledge of the hand.
+
+    Attributes:
+        ruleset: the rule set in force.
+        seat: the observing seat (0 or 1).
+        hand: 34 counts of the seat's concealed tiles (the drawn tile and any
+            财神 included).
+        drawn: the tile just drawn, or ``None``.
+        melds, opp_melds: declared melds of the seat and of the opponent
+            (concealed kongs of the opponent appear as the view shows them).
+        discards, opp_discards: tile indices in discard order, as still lying
+            in the pools (claimed tiles are in the melds).
+        opp_ready_index: when the opponent declared 报听, how many of
+            ``opp_discards`` were made before the declaration; discards from
+            that index on cannot be its winning tile (the locked hand would
+            have been asked to win).  ``None`` when it has not declared.
+        ready: whether this seat declared 报听.
+        wall_count: tiles left to draw.
+        opp_concealed: the opponent's concealed tile count.
+        wild: the 财神 kind (seed 002), or ``None``.
+        indicators: other visible tiles (财神 indicator, 加番牌).
+        flowers: this seat's flowers.
+        seat_wind, round_wind: tile indices 27–30.
+        offered: the opponent's discard on offer in a claim, or ``None``.
+        bonus_tile: the 加番牌 kind (seed 001), or ``None``.
+        opp_meld_count: the opponent's melds, face-down 暗杠 included.
+        win_doubles: this seat's 胡加倍 so far; swaps: its 换牌 so far.
+    """
+
+    ruleset: RuleSet
+    seat: int
+    hand: tuple[int, ...]
+    drawn: int | None = None
+    melds: tuple[Meld, ...] = ()
+    opp_melds: tuple[Meld, ...] = ()
+    discards: tuple[int, ...] = ()
+    opp_discards: tuple[int, ...] = ()
+    opp_ready_index: int | None = None
+    ready: bool = False
+    wall_count: int = 50
+    opp_concealed: int = 13
+    wild: int | None = None
+    indicators: tuple[int, ...] = ()
+    flowers: tuple[int, ...] = ()
+    seat_wind: int = EAST
+    round_wind: int = EAST
+    offered: int | None = None
+    bonus_tile: int | None = None
+    opp_meld_count: int = 0
+    win_doubles: int = 0
+    swaps: int = 0
+
+    @property
+    def opp_ready(self) -> bool:
+        """Whether the opponent declared 报听."""
+        return self.opp_ready_index is not None
+
+    def visible(self) -> list[int]:
+        """Return 34 counts of every tile this seat can see (clamped at 4)."""
+        v = list(self.hand)
+        for ms in (self.melds, self.opp_melds):
+            for m in ms:
+                for t in m.tiles:
+                    v[t.index] += 1
+        for pool in (self.discards, self.opp_discards, self.indicators):
+            for k in pool:
+                if k < NUM_KINDS:
+                    v[k] += 1
+        return [min(x, 4) for x in v]
+
+    def unseen(self) -> list[int]:
+        """Return, per kind, copies this seat cannot see (0 for kinds absent
+        from the rule set's wall)."""
+        vis = self.visible()
+        kinds = _kind_mask(self.ruleset)
+        return [4 - vis[k] if kinds[k] else 0 for k in range(NUM_KINDS)]
+
+
+_MASKS: dict[str, tuple[bool, ...]] = {}
+
+
+def _kind_mask(ruleset: RuleSet) -> tuple[bool, ...]:
+    mask = _MASKS.get(ruleset.name)
+    if mask is None:
+        present = {t.index for t in ruleset.kinds}
+        mask = tuple(k in present for k in range(NUM_KINDS))
+        _MASKS[ruleset.name] = mask
+    return mask
+
+
+# -- the engine's view dict --------------------------------------------------
+
+
+def _tile_index(value: Any) -> int:
+    if isinstance(value, int):
+        return value
+    return Tile.parse(str(value)).index
+
+
+def _tiles(values: Any) -> list[int]:
+    if values is None:
+        return []
+    if isinstance(values, str):
+        from ...rules.tiles import parse_tiles
+
+        return [t.index for t in parse_tiles(values)]
+    return [_tile_index(v) for v in values]
+
+
+def _counts(values: Any) -> tuple[int, ...]:
+    if (
+        isinstance(values, list | tuple)
+        and len(values) == NUM_KINDS
+        and all(isinstance(v, int) and 0 <= v <= 4 for v in values)
+    ):
+        # a 34-count vector
+        return tuple(values)
+    c = [0] * NUM_KINDS
+    for k in _tiles(values):
+        if k < NUM_KINDS:
+            c[k] += 1
+    return tuple(c)
+
+
+def _meld(value: Any) -> Meld:
+    if isinstance(value, Meld):
+        return value
+    if isinstance(value, str):
+        kind, _, tiles = value.partition(":")
+        return Meld.parse(kind, tiles)
+    kind = str(value["kind"])
+    tiles = value["tiles"]
+    if isinstance(tiles, str):
+        tile_list = tuple(Tile.from_index(k) for k in _tiles(tiles))
+    else:
+        tile_list = tuple(Tile.from_index(_tile_index(t)) for t in tiles)
+    if kind == MeldKind.CONCEALED_KONG and len(tile_list) < 4:
+        # a hidden concealed kong: its kind is unknown to the opponent
+        raise ValueError("hidden concealed kong")
+    claimed = value.get("claimed")
+    return Meld(
+        MeldKind(kind),
+        tile_list,
+        Tile.from_index(_tile_index(claimed)) if claimed else None,
+    )
+
+
+def _melds(values: Any) -> tuple[Meld, ...]:
+    out: list[Meld] = []
+    for v in values or ():
+        try:
+            out.append(_meld(v))
+        except (ValueError, KeyError, TypeError):
+            continue  # a meld whose tiles this seat may not see
+    return tuple(out)
+
+
+def observation_from_view(
+    view: Mapping[str, Any], *, opp_ready_index: int | None = None
+) -> Observation:
+    """Build an :class:`Observation` from ``Hand.view(seat)``.
+
+    ``opp_ready_index`` overrides where the opponent's post-报听 discards
+    start (a bot remembers it across calls; the view does not say).
+
+    Raises:
+        KeyError: the view lacks a required field (ruleset, seat, me).
+    """
+    seat = int(view["seat"])
+    ruleset = get_ruleset(str(view["ruleset"]))
+    me = view["me"]
+    them = view["opponent"]
+    counts = list(_counts(me.get("concealed") or []))
+    drawn = me.get("drawn")
+    if drawn is not None:
+        counts[_tile_index(drawn)] += 1
+    ready_at: int | None = None
+    if them.get("ready"):
+        idx = them.get("ready_discard_index", opp_ready_index)
+        ready_at = int(idx) if idx is not None else len(them.get("discards") or [])
+    ind = view.get("indicators") or {}
+    wild = ind.get("wild")
+    bonus = ind.get("bonus_tile")
+    indicators = [_tile_index(v) for v in (ind.get("wild_indicator"),) if v]
+    round_wind = view.get("round_wind")
+    offered = view.get("last_discard") if view.get("phase") == "claim" else None
+    return Observation(
+        ruleset=ruleset,
+        seat=seat,
+        hand=tuple(counts),
+        drawn=None if drawn is None else _tile_index(drawn),
+        melds=_melds(me.get("melds")),
+        opp_melds=_melds(them.get("melds")),
+        opp_meld_count=len(them.get("melds") or ()),
+        discards=tuple(_tiles(me.get("discards"))),
+        opp_discards=tuple(_tiles(them.get("discards"))),
+        opp_ready_index=ready_at,
+        ready=bool(me.get("ready")),
+        wall_count=int(view.get("wall_count", 50)),
+        opp_concealed=int(them.get("concealed_count", 13)),
+        wild=None if wild is None else _tile_index(wild),
+        indicators=tuple(indicators),
+        flowers=tuple(_tiles(me.get("flowers"))),
+        seat_wind=_tile_index(me.get("wind") or "1z"),
+        round_wind=EAST if round_wind is None else _tile_index(round_wind),
+        offered=None if offered is None else _tile_index(offered),
+        bonus_tile=None if bonus is None else _tile_index(bonus),
+        win_doubles=int(me.get("win_doubles") or 0),
+        swaps=int(me.get("swaps") or 0),
+    )
+
+
+def hand_tiles(counts: Sequence[int]) -> list[Tile]:
+    """Return the tiles of a count vector, in index order."""
+    return [Tile.from_index(k) for k, n in enumerate(counts) for _ in range(n)]
