@@ -90,9 +90,8 @@ KNITTED_STRAIGHTS: Final[tuple[tuple[int, ...], ...]] = tuple(
 #
 # A vector has 10 entries: index j + 5*q is the least number of tiles to add
 # to the suit's tiles to make j sets and q pairs out of them (unused tiles
-# are simply left over).  Blocks touching no held tile cost 3 (a set) or 2
-# (a pair) wherever they are, so the DP only places blocks on held tiles and
-# adds "fresh" blocks at the end.
+# are simply left over).  That is 3j + 2q minus the most held tiles such
+# blocks can use (the "cover"), which a short memoised search gives.
 
 _VEC_IDS: dict[tuple[int, ...], int] = {}
 _VECS: list[tuple[int, ...]] = []
@@ -108,57 +107,72 @@ def _intern(vec: tuple[int, ...]) -> int:
     return vid
 
 
-def _suit_vector(c: Sequence[int], chows: bool) -> tuple[int, ...]:
-    """Return the 10-entry vector of one suit pattern (see above)."""
-    n = len(c)
-    # state: (tiles still needed at kind i, at kind i+1) by chows already
-    # started -> best cost per (j, q); chows are counted in j when started.
-    start = [_INF] * 10
-    start[0] = 0
-    states: dict[tuple[int, int], list[int]] = {(0, 0): start}
-    for i in range(n):
-        ci = c[i]
-        # more chows from one rank than tiles held there would be fresh
-        max_x = max(ci, c[i + 1], c[i + 2]) if chows and i <= n - 3 else 0
-        # pungs: a second pung of one kind only pays off with 4+ held
-        max_p = (2 if ci >= 4 else 1) if ci else 0
-        max_r = 1 if ci else 0
-        new: dict[tuple[int, int], list[int]] = {}
-        for (need_i, need_next), vec in states.items():
-            for x in range(max_x + 1):
-                key = (need_next + x, x)
-                tgt = new.get(key)
-                if tgt is None:
-                    tgt = new[key] = [_INF] * 10
-                for p in range(max_p + 1):
-                    add_j = x + p
-                    if add_j > 4:
-                        break
-                    for r in range(max_r + 1):
-                        need = need_i + x + 3 * p + 2 * r
-                        miss = need - ci if need > ci else 0
-                        for q in range(2 - r):
-                            base = 5 * q
-                            shift = add_j + 5 * r
-                            for j in range(5 - add_j):
-                                v = vec[base + j]
-                                if v < _INF:
-                                    v += miss
-                                    idx = base + j + shift
-                                    if v < tgt[idx]:
-                                        tgt[idx] = v
-        states = new
-    out = states.get((0, 0), [_INF] * 10)
-    for q in range(2):
+_COVER: dict[tuple[int, ...], tuple[int, ...]] = {(): (0,) * 10}
+
+
+def _cover(x: tuple[int, ...]) -> tuple[int, ...]:
+    """Most held tiles that ``j`` sets and ``q`` pairs can use, at ``j + 5q``.
+
+    ``x`` is a run of counts starting with a held tile.  Its lowest tile is
+    either left out or the lowest tile of one block, and a block's held
+    part is a sub-multiset of a set (``k``, ``kk``, ``kkk``, ``k k+1``,
+    ``k k+2``, ``k k+1 k+2``) or of a pair (``k``, ``kk``); such parts are
+    always inside the suit, so the answer does not depend on where the run
+    lies.  Memoised on ``x``; the remainders repeat across patterns.
+    """
+    got = _COVER.get(x)
+    if got is not None:
+        return got
+    n = len(x)
+    a = x[0]
+    b = x[1] if n > 1 else 0
+    c = x[2] if n > 2 else 0
+
+    def rest(k0: int, k1: int, k2: int) -> tuple[int, ...]:
+        y = [x[0] - k0, *x[1:]]
+        if k1:
+            y[1] -= k1
+        if k2:
+            y[2] -= k2
+        i = 0
+        while i < n and not y[i]:
+            i += 1
+        return _cover(tuple(y[i:]))
+
+    best = list(rest(1, 0, 0))  # the lowest tile left out
+    sets = [(1, 0, 0, 1)]
+    if a >= 2:
+        sets.append((2, 0, 0, 2))
+    if a >= 3:
+        sets.append((3, 0, 0, 3))
+    if b:
+        sets.append((1, 1, 0, 2))
+    if c:
+        sets.append((1, 0, 1, 2))
+    if b and c:
+        sets.append((1, 1, 1, 3))
+    for k0, k1, k2, size in sets:
+        r = rest(k0, k1, k2)
+        for q in (0, 5):
+            for j in range(q + 1, q + 5):
+                v = size + r[j - 1]
+                if v > best[j]:
+                    best[j] = v
+    for k0, size in ((1, 1), (2, 2)) if a >= 2 else ((1, 1),):
+        r = rest(k0, 0, 0)
         for j in range(5):
-            idx = j + 5 * q
-            v = out[idx]
-            if j and out[idx - 1] + 3 < v:
-                v = out[idx - 1] + 3
-            if q and out[idx - 5] + 2 < v:
-                v = out[idx - 5] + 2
-            out[idx] = v
-    return tuple(out)
+            v = size + r[j]
+            if v > best[5 + j]:
+                best[5 + j] = v
+    out = tuple(best)
+    _COVER[x] = out
+    return out
+
+
+def _run_vector(x: tuple[int, ...]) -> tuple[int, ...]:
+    """Deficiency vector of a run of counts: ``3j + 2q`` minus the cover."""
+    m = _cover(x)
+    return tuple(3 * j + 2 * q - m[j + 5 * q] for q in range(2) for j in range(5))
 
 
 def _conv(a: int, b: int) -> int:
@@ -187,9 +201,9 @@ def _conv(a: int, b: int) -> int:
     return vid
 
 
-_EMPTY_VID: Final = _intern(_suit_vector((), False))  # only fresh blocks
+_EMPTY_VID: Final = _intern(_run_vector(()))  # only fresh blocks
 _PATTERN_VIDS: dict[tuple[int, ...], int] = {}
-_PIECE_VIDS: dict[tuple[tuple[int, ...], int, int], int] = {}
+_PIECE_VIDS: dict[tuple[int, ...], int] = {}
 
 
 def _suited_vid(c: tuple[int, ...]) -> int:
@@ -197,8 +211,7 @@ def _suited_vid(c: tuple[int, ...]) -> int:
 
     Tiles separated by two or more empty ranks cannot share a block, so the
     pattern splits into pieces whose vectors are combined with
-    :func:`_conv`.  A piece's vector depends only on its counts and on the
-    room (0–2 ranks) on each side, which keeps the piece memo small.
+    :func:`_conv`; a piece's vector depends only on its counts.
     """
     vid = _PATTERN_VIDS.get(c)
     if vid is not None:
@@ -221,19 +234,20 @@ def _suited_vid(c: tuple[int, ...]) -> int:
                 k += 2
             else:
                 break
-        left, right = min(i, 2), min(n - 1 - end, 2)
-        key = (c[i : end + 1], left, right)
+        key = c[i : end + 1]
         piece = _PIECE_VIDS.get(key)
         if piece is None:
-            padded = (0,) * left + c[i : end + 1] + (0,) * right
-            piece = _PIECE_VIDS[key] = _intern(_suit_vector(padded, True))
+            piece = _PIECE_VIDS[key] = _intern(_run_vector(key))
         vid = _conv(vid, piece)
         i = end + 1
     _PATTERN_VIDS[c] = vid
     return vid
 
 
-_HONOR_KIND_VIDS: Final = tuple(_intern(_suit_vector((x,), False)) for x in range(6))
+# one honour kind alone: a run of length 1 has no chows
+_HONOR_KIND_VIDS: Final = tuple(
+    _intern(_run_vector((x,) if x else ())) for x in range(6)
+)
 
 
 def _honor_vid(c: tuple[int, ...]) -> int:

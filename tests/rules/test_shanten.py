@@ -5,6 +5,7 @@ and a seeded property test against pymahjonggb (ChineseOfficialMahjongHelper).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
 
 import MahjongGB
@@ -14,11 +15,14 @@ from games.rules.errors import InvalidHandError
 from games.rules.shanten import (
     ALL_SHAPES,
     Shape,
+    _run_vector,
     shanten,
     shanten_by_shape,
     useful_tiles,
 )
 from games.rules.tiles import parse_tiles, to_counts
+
+INF = 99
 
 R, P7, TO, HK, KS = (
     Shape.REGULAR,
@@ -164,6 +168,82 @@ def test_fourteen_tiles_mean_shanten_after_best_discard() -> None:
             best = min(after)
             # complete (-1) only when a discard leaves tenpai
             assert v == best or (v == -1 and best == 0), (c, s)
+
+
+def reference_vector(c: Sequence[int], chows: bool) -> tuple[int, ...]:
+    """Least tiles to add for j sets + q pairs (index j + 5q), by a position DP.
+
+    An independent formulation of what ``_run_vector`` computes by its cover
+    search: walk the ranks, placing chows/pungs/pairs on held tiles and
+    paying for each missing tile; blocks on no held tile are added at the end
+    (3 for a set, 2 for a pair).
+    """
+    n = len(c)
+    # state: (tiles still needed at kind i, at kind i+1) by chows already
+    # started -> best cost per (j, q); chows are counted in j when started.
+    start = [INF] * 10
+    start[0] = 0
+    states: dict[tuple[int, int], list[int]] = {(0, 0): start}
+    for i in range(n):
+        ci = c[i]
+        # more chows from one rank than tiles held there would be fresh
+        max_x = max(ci, c[i + 1], c[i + 2]) if chows and i <= n - 3 else 0
+        # pungs: a second pung of one kind only pays off with 4+ held
+        max_p = (2 if ci >= 4 else 1) if ci else 0
+        max_r = 1 if ci else 0
+        new: dict[tuple[int, int], list[int]] = {}
+        for (need_i, need_next), vec in states.items():
+            for x in range(max_x + 1):
+                key = (need_next + x, x)
+                tgt = new.get(key)
+                if tgt is None:
+                    tgt = new[key] = [INF] * 10
+                for p in range(max_p + 1):
+                    add_j = x + p
+                    if add_j > 4:
+                        break
+                    for r in range(max_r + 1):
+                        need = need_i + x + 3 * p + 2 * r
+                        miss = need - ci if need > ci else 0
+                        for q in range(2 - r):
+                            base = 5 * q
+                            shift = add_j + 5 * r
+                            for j in range(5 - add_j):
+                                v = vec[base + j]
+                                if v < INF:
+                                    v += miss
+                                    idx = base + j + shift
+                                    if v < tgt[idx]:
+                                        tgt[idx] = v
+        states = new
+    out = states.get((0, 0), [INF] * 10)
+    for q in range(2):
+        for j in range(5):
+            idx = j + 5 * q
+            v = out[idx]
+            if j and out[idx - 1] + 3 < v:
+                v = out[idx - 1] + 3
+            if q and out[idx - 5] + 2 < v:
+                v = out[idx - 5] + 2
+            out[idx] = v
+    return tuple(out)
+
+
+def test_suit_vectors_match_a_position_dp() -> None:
+    rng = random.Random(909)
+    for _ in range(1500):
+        c = [0] * 9
+        for _ in range(rng.randint(1, 14)):
+            k = rng.randrange(9)
+            if c[k] < 4:
+                c[k] += 1
+        if rng.random() < 0.2:  # a formal fifth copy, as waits can make
+            c[rng.randrange(9)] = 5
+        lo = next(i for i, x in enumerate(c) if x)
+        hi = max(i for i, x in enumerate(c) if x)
+        assert _run_vector(tuple(c[lo : hi + 1])) == reference_vector(c, True), c
+    for x in range(1, 6):
+        assert _run_vector((x,)) == reference_vector((x,), False)
 
 
 # -- wilds -------------------------------------------------------------------
