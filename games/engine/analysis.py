@@ -116,6 +116,8 @@ def score_win(
     c[situation.win_tile.index] -= 1
     tiles = [ALL_TILES[i] for i, n in enumerate(c) for _ in range(n)]
     result = score_function()(tiles, list(melds), situation, ruleset)
+    # games.rules.api.score_hand wraps the ScoreResult (with the wild assignment)
+    result = getattr(result, "result", result)
     if not result.win:
         return None
     return result  # type: ignore[no-any-return]

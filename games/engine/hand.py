@@ -163,6 +163,7 @@ class Hand:
         round_wind: Tile = EAST,
         stake: int = 1,
         balances: tuple[int, int] = (DEFAULT_BALANCE, DEFAULT_BALANCE),
+        wall: Sequence[int] | None = None,
     ) -> Hand:
         """Start a hand; returns it with its first events in :attr:`events`.
 
@@ -174,6 +175,9 @@ class Hand:
             round_wind: 圈风, ``1z``–``4z``.
             stake: 房间基数 (coins per fan).
             balances: both seats' 游戏币, for the settlement cap.
+            wall: a stacked wall (:func:`~.wall.stacked_wall`) for tests and
+                puzzles instead of the seed's shuffle; replaying such a hand
+                needs the same ``wall``.
 
         Raises:
             InvalidActionError: bad dealer, wind, stake or balances.
@@ -187,7 +191,13 @@ class Hand:
         if stake < 1 or min(balances) < 0:
             raise InvalidActionError("stake must be ≥ 1 and balances ≥ 0")
         seed = seed if seed is not None else new_seed()
-        wall, rng = build_wall(rs, seed)
+        shuffled, rng = build_wall(rs, seed)
+        if wall is not None:
+            if sorted(wall) != sorted(shuffled):
+                raise InvalidActionError(
+                    "a stacked wall must hold the rule set's tiles"
+                )
+            shuffled = list(wall)
         state = HandState(
             ruleset=rs.name,
             seed=seed,
@@ -196,8 +206,8 @@ class Hand:
             round_wind=round_wind.index,
             stake=stake,
             balances=(int(balances[0]), int(balances[1])),
-            wall=wall,
-            tail=len(wall),
+            wall=shuffled,
+            tail=len(shuffled),
         )
         hand = cls(rs, state, rng)
         hand._now = float(now)
@@ -212,7 +222,7 @@ class Hand:
                 "commitment": state.commitment,
                 "stake": stake,
                 "balances": list(state.balances),
-                "wall_size": len(wall),
+                "wall_size": len(shuffled),
                 "systems": sorted(s.value for s in rs.systems),
             },
         )
@@ -229,6 +239,7 @@ class Hand:
         events: Sequence[Event],
         *,
         on_step: Callable[[Hand, int], None] | None = None,
+        wall: Sequence[int] | None = None,
     ) -> Hand:
         """Rebuild a hand from its seed and event log (or a prefix of it).
 
@@ -252,6 +263,7 @@ class Hand:
             round_wind=Tile.parse(str(first["round_wind"])),
             stake=int(first["stake"]),
             balances=(int(first["balances"][0]), int(first["balances"][1])),
+            wall=wall,
         )
         if hand.state.commitment != first["commitment"]:
             raise ValueError("the seed does not match the log's commitment")

@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+from collections import Counter
+from collections.abc import Sequence
 
 from ..rules.rulesets.base import RuleSet
 
@@ -50,3 +52,42 @@ def build_wall(ruleset: RuleSet, seed: str) -> tuple[list[int], random.Random]:
     tiles = wall_tiles(ruleset)
     rng.shuffle(tiles)
     return tiles, rng
+
+
+def stacked_wall(
+    ruleset: RuleSet,
+    *,
+    dealer: Sequence[int],
+    other: Sequence[int],
+    draws: Sequence[int] = (),
+    tail: Sequence[int] = (),
+) -> list[int]:
+    """Return a wall that deals the given tiles (for tests and puzzles).
+
+    ``dealer`` (14 tiles) and ``other`` (13) are laid in the deal order of
+    :class:`~games.engine.hand.Hand` (blocks of four, dealer first, then one
+    each and the dealer's 14th); ``draws`` follow from the front; ``tail``
+    are the replacement draws from the back, first one last in the wall.
+    The remaining tiles fill the middle in index order.
+
+    Raises:
+        ValueError: wrong hand sizes, or tiles the rule set's wall lacks.
+    """
+    if len(dealer) != 14 or len(other) != 13:
+        raise ValueError("the dealer gets 14 tiles and the other seat 13")
+    front: list[int] = []
+    d, o = list(dealer), list(other)
+    for _ in range(3):
+        front += d[:4] + o[:4]
+        d, o = d[4:], o[4:]
+    front += [d[0], o[0], d[1]]
+    front += list(draws)
+    back = list(reversed(tail))
+    rest = Counter(wall_tiles(ruleset))
+    rest.subtract(front + back)
+    if any(n < 0 for n in rest.values()):
+        raise ValueError(
+            f"tiles not in the wall: {[k for k, n in rest.items() if n < 0]}"
+        )
+    middle = sorted(rest.elements())
+    return front + middle + back
