@@ -1,0 +1,117 @@
+"""One entry point for scoring under any rule set: :func:`score_hand`.
+
+It checks the hand against the rule set (tiles in its wall, a 财神 only
+where the set has one) and dispatches: hands with ``situation.wild`` set go
+to :func:`games.rules.wild_scoring.score_wild` (seed 002), every other hand
+to :func:`games.rules.scoring.score`.  The CLI, the engine and the site's
+fan calculator call this, never the two scorers directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import InvalidHandError
+from .fans.base import FanLine
+from .melds import Meld
+from .rulesets.base import RuleSet, System
+from .scoring import ScoreResult, score
+from .situation import WinSituation
+from .tiles import Tile, format_tiles
+from .wild_scoring import score_wild
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreOutcome:
+    """A scored hand.
+
+    Attributes:
+        result: the scorer's breakdown (``win``, ``total``, ``fans``,
+            ``not_counted``, ``error`` …).
+        assignment: with 财神, what each wild was scored as (kind order);
+            otherwise empty.
+    """
+
+    result: ScoreResult
+    assignment: tuple[Tile, ...] = ()
+
+    @property
+    def win(self) -> bool:
+        return self.result.win
+
+    @property
+    def total(self) -> int:
+        return self.result.total
+
+    @property
+    def lines(self) -> tuple[FanLine, ...]:
+        """The counted fans."""
+        return self.result.fans
+
+
+def check_tiles(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> None:
+    """Refuse tiles the rule set's wall does not hold.
+
+    Raises:
+        InvalidHandError: a tile (hand, melds, winning tile, flowers, bonus
+            tile, wild) outside the rule set, or a 财神 in a set without one.
+    """
+    kinds = frozenset(ruleset.kinds)
+    allowed = kinds | frozenset(ruleset.flowers)
+    where = [("concealed", t) for t in concealed]
+    where += [(f"meld {m}", t) for m in melds for t in m.tiles]
+    where.append(("win_tile", situation.win_tile))
+    where += [("flowers", t) for t in situation.flowers]
+    where += [("bonus_tiles", t) for t in situation.bonus_tiles]
+    for field, t in where:
+        if t not in allowed:
+            raise InvalidHandError(
+                f"{field}: tile {t} is not in rule set {ruleset.name!r}"
+                f" ({format_tiles(ruleset.kinds)}{format_tiles(ruleset.flowers)})"
+            )
+    if situation.wild is not None:
+        if System.WILD not in ruleset.systems:
+            raise InvalidHandError(f"rule set {ruleset.name!r} has no 财神 (wild)")
+        if situation.wild not in kinds:
+            raise InvalidHandError(
+                f"wild: tile {situation.wild} is not in rule set {ruleset.name!r}"
+            )
+
+
+def score_hand(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> ScoreOutcome:
+    """Score a hand under ``ruleset``; 财神 hands take the best wild assignment.
+
+    Args:
+        concealed: standing tiles without the winning tile.
+        melds: declared melds.
+        situation: the winning tile and how it was won (two-player flags
+            included; ``wild`` routes to the wild scorer).
+        ruleset: the rule set in force.
+
+    Returns:
+        A :class:`ScoreOutcome`; ``outcome.result.win`` is False with
+        ``error`` "not a complete hand" or "below the N-fan minimum (M)".
+
+    Raises:
+        InvalidHandError: impossible input (see :func:`check_tiles` and
+            :func:`games.rules.scoring.score`).
+    """
+    check_tiles(concealed, melds, situation, ruleset)
+    if situation.wild is not None:
+        ws = score_wild(concealed, melds, situation, ruleset)
+        return ScoreOutcome(ws.result, ws.assignment)
+    return ScoreOutcome(score(concealed, melds, situation, ruleset))
+
+
+__all__ = ["ScoreOutcome", "check_tiles", "score_hand"]

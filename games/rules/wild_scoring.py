@@ -1,0 +1,248 @@
+"""Scoring with 财神 wild tiles (seed 002, rule set ``liangren``).
+
+Seed 002: "财神：可用来在和牌时替代任何牌，但是财神不能在游戏过程中出掉或用于吃牌。
+财神牌型在桌上亮出（翻牌就是财神）。白板代替财神牌。"
+
+Our reading (RULES.md, liangren):
+
+* The tile turned up on the table names the wild kind ``W`` (``situation.wild``).
+  Every tile of kind ``W`` in the concealed tiles or the winning tile is a
+  wild and may stand for any of the 34 kinds when the hand is won.
+* 白板 (``5z``) "代替财神牌": it plays the wild kind's own face — a 白板 is
+  scored as a natural, non-wild tile of kind ``W``.  When ``W`` is 白板
+  itself, the 白板 are the wilds and nothing stands in for them.
+* Declared melds are taken at face value (a wild can be neither discarded nor
+  used to chi, so it never enters a claimed meld); a 白板 in a meld is read
+  as ``W`` like any other 白板.
+* A hand with wilds scores the best total over every assignment of its wilds
+  to kinds that completes it (就高不就低).  No kind may end up with more
+  than four tiles in the hand and melds together.  When the winning tile is
+  itself a wild, each kind it could stand for is tried as the winning tile.
+
+Efficiency: assignments are enumerated as multisets in kind order and pruned
+with :func:`games.rules.waits.is_winning`, which accepts the still
+unassigned wilds as a count — a branch is only followed when the hand can
+still be completed, so only kinds that can complete the hand are ever
+scored (at most a few dozen scorer calls even with four wilds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .errors import InvalidHandError
+from .melds import Meld
+from .scoring import ScoreResult, score
+from .situation import WinSituation
+from .tiles import NUM_KINDS, Tile, from_counts
+from .waits import is_winning
+
+if TYPE_CHECKING:
+    from .rulesets.base import RuleSet
+
+WHITE = Tile(31)
+"""白板, which stands for the wild kind's own face (seed 002)."""
+
+
+def face(tile: Tile, wild: Tile) -> Tile:
+    """Return the face a non-wild tile is scored as: 白板 → ``wild``, else itself."""
+    if tile == WHITE and wild != WHITE:
+        return wild
+    return tile
+
+
+def split_wilds(tiles: Sequence[Tile], wild: Tile | None) -> tuple[list[int], int]:
+    """Split tiles into a 34-count vector of natural faces and a wild count.
+
+    With ``wild`` None every tile counts at face value.
+
+    Raises:
+        ValueError: a flower among the tiles.
+    """
+    counts = [0] * NUM_KINDS
+    wilds = 0
+    for t in tiles:
+        if t.is_flower:
+            raise InvalidHandError(f"flower {t} cannot stand in a hand")
+        if wild is not None and t == wild:
+            wilds += 1
+        else:
+            f = face(t, wild) if wild is not None else t
+            counts[f.index] += 1
+    return counts, wilds
+
+
+def meld_faces(melds: Sequence[Meld], wild: Tile) -> list[Meld]:
+    """Return ``melds`` with every 白板 read as the wild kind (seed 002)."""
+    if wild == WHITE:
+        return list(melds)
+    out = []
+    for m in melds:
+        if WHITE in m.tiles:
+            claimed = face(m.claimed, wild) if m.claimed is not None else None
+            out.append(Meld(m.kind, tuple(face(t, wild) for t in m.tiles), claimed))
+        else:
+            out.append(m)
+    return out
+
+
+def wild_assignments(
+    counts: Sequence[int],
+    wilds: int,
+    *,
+    melds: int,
+    fixed: Sequence[int],
+    ruleset: RuleSet,
+) -> Iterator[tuple[int, ...]]:
+    """Yield every multiset of kinds (sorted tuples of indices) the wilds
+    can stand for so that the hand is complete in the rule set's shapes.
+
+    Args:
+        counts: 34 counts of the concealed tiles (winning tile included)
+            without the wilds; with ``wilds`` they total ``14 - 3*melds``.
+        wilds: how many wilds to assign.
+        melds: number of declared melds.
+        fixed: 34 counts of the tiles in declared melds; a kind never ends
+            up with more than four tiles in all.
+        ruleset: gives the shapes and the kinds a wild may stand for.
+
+    With ``wilds == 0`` the empty assignment is yielded without a check.
+    """
+    allowed = _allowed(ruleset)
+    shapes = ruleset.shapes
+    work = list(counts)
+
+    def rec(start: int, left: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield ()
+            return
+        for k in range(start, NUM_KINDS):
+            if k not in allowed or work[k] + fixed[k] >= 4:
+                continue
+            work[k] += 1
+            if is_winning(work, melds=melds, wilds=left - 1, shapes=shapes):
+                for rest in rec(k, left - 1):
+                    yield (k, *rest)
+            work[k] -= 1
+
+    yield from rec(0, wilds)
+
+
+_ALLOWED: dict[str, frozenset[int]] = {}
+
+
+def _allowed(ruleset: RuleSet) -> frozenset[int]:
+    got = _ALLOWED.get(ruleset.name)
+    if got is None:
+        got = frozenset(t.index for t in ruleset.kinds)
+        _ALLOWED[ruleset.name] = got
+    return got
+
+
+@dataclass(frozen=True, slots=True)
+class WildScore:
+    """The best score over the wilds' assignments.
+
+    Attributes:
+        result: the scorer's breakdown for the best assignment.
+        assignment: what each wild was scored as, in kind order (empty when
+            the hand held no wild).
+        tried: how many (assignment, winning tile) pairs were scored.
+    """
+
+    result: ScoreResult
+    assignment: tuple[Tile, ...]
+    tried: int
+
+
+def score_wild(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> WildScore:
+    """Score a hand holding 财神 wilds: the best total over all assignments.
+
+    ``situation.wild`` names the wild kind (see the module docstring for
+    白板 and melds).  Arguments are those of
+    :func:`games.rules.scoring.score`.
+
+    Returns:
+        The best :class:`WildScore` — a winning result (complete and at the
+        minimum) beats a losing one, then the higher total, then the first
+        found.  When no assignment completes the hand, ``result.win`` is
+        False with ``"not a complete hand"``.
+
+    Raises:
+        InvalidHandError: ``situation.wild`` unset or a flower; a claimed meld
+            holding the wild kind (财神 cannot be discarded nor used to chi);
+            or every completing assignment is impossible (the scorer's error
+            for the first one, e.g. a fifth copy).
+    """
+    wild = situation.wild
+    if wild is None or wild.is_flower:
+        raise InvalidHandError("score_wild needs situation.wild, a playing tile")
+    for m in melds:
+        if not m.is_concealed and wild in m.tiles:
+            raise InvalidHandError(
+                f"{m}: 财神 {wild} cannot be in a claimed meld (seed 002: "
+                "财神不能在游戏过程中出掉或用于吃牌)"
+            )
+    faced = meld_faces(melds, wild)
+    fixed = [0] * NUM_KINDS
+    for m in faced:
+        for t in m.tiles:
+            fixed[t.index] += 1
+    win = situation.win_tile
+    counts, wilds = split_wilds([*concealed, win], wild)
+    need = 14 - 3 * len(melds)
+    if sum(counts) + wilds != need:
+        raise InvalidHandError(
+            f"with {len(melds)} meld(s) the concealed tiles must be {need - 1}"
+            f" (without the winning tile), got {len(concealed)}"
+        )
+    win_is_wild = win == wild
+    best: ScoreResult | None = None
+    best_assign: tuple[Tile, ...] = ()
+    first_error: InvalidHandError | None = None
+    tried = 0
+    plain = replace(situation, wild=None)
+    for assign in wild_assignments(
+        counts, wilds, melds=len(melds), fixed=fixed, ruleset=ruleset
+    ):
+        full = list(counts)
+        for k in assign:
+            full[k] += 1
+        options = sorted(set(assign)) if win_is_wild else [face(win, wild).index]
+        for wk in options:
+            full[wk] -= 1
+            standing = from_counts(full)
+            full[wk] += 1
+            sit = replace(plain, win_tile=Tile.from_index(wk))
+            tried += 1
+            try:
+                res = score(standing, faced, sit, ruleset)
+            except InvalidHandError as exc:
+                first_error = first_error or exc
+                continue
+            if best is None or (res.win, res.total) > (best.win, best.total):
+                best = res
+                best_assign = tuple(Tile.from_index(k) for k in assign)
+    if best is None:
+        if first_error is not None:
+            raise first_error
+        best = ScoreResult(win=False, total=0, fans=(), error="not a complete hand")
+    return WildScore(best, best_assign, tried)
+
+
+__all__ = [
+    "WHITE",
+    "WildScore",
+    "face",
+    "meld_faces",
+    "score_wild",
+    "split_wilds",
+    "wild_assignments",
+]
