@@ -94,8 +94,12 @@ KNITTED_STRAIGHTS: Final[tuple[tuple[int, ...], ...]] = tuple(
 # blocks can use (the "cover"), which a short memoised search gives.
 
 _VEC_IDS: dict[tuple[int, ...], int] = {}
-_VECS: list[tuple[int, ...]] = []
+_VECS: list[tuple[int, ...]] = []  # few hundred distinct vectors in practice
 _CONV: dict[int, int] = {}
+# Memo tables grow with the patterns seen; in a long-lived process each is
+# emptied when it passes this size (ids in _VECS stay valid), which bounds
+# memory to some tens of MB while keeping the hit rate of real play.
+_MEMO_LIMIT: Final = 200_000
 
 
 def _intern(vec: tuple[int, ...]) -> int:
@@ -107,7 +111,8 @@ def _intern(vec: tuple[int, ...]) -> int:
     return vid
 
 
-_COVER: dict[tuple[int, ...], tuple[int, ...]] = {(): (0,) * 10}
+_NO_COVER: Final = (0,) * 10
+_COVER: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 def _cover(x: tuple[int, ...]) -> tuple[int, ...]:
@@ -120,6 +125,8 @@ def _cover(x: tuple[int, ...]) -> tuple[int, ...]:
     always inside the suit, so the answer does not depend on where the run
     lies.  Memoised on ``x``; the remainders repeat across patterns.
     """
+    if not x:
+        return _NO_COVER
     got = _COVER.get(x)
     if got is not None:
         return got
@@ -165,6 +172,8 @@ def _cover(x: tuple[int, ...]) -> tuple[int, ...]:
             if v > best[5 + j]:
                 best[5 + j] = v
     out = tuple(best)
+    if len(_COVER) > _MEMO_LIMIT:
+        _COVER.clear()
     _COVER[x] = out
     return out
 
@@ -195,7 +204,7 @@ def _conv(a: int, b: int) -> int:
                     if s < out[off + jb]:
                         out[off + jb] = s
     vid = _intern(tuple(out))
-    if len(_CONV) > 2_000_000:  # bound memory in a long-lived process
+    if len(_CONV) > _MEMO_LIMIT:
         _CONV.clear()
     _CONV[key] = vid
     return vid
@@ -240,6 +249,9 @@ def _suited_vid(c: tuple[int, ...]) -> int:
             piece = _PIECE_VIDS[key] = _intern(_run_vector(key))
         vid = _conv(vid, piece)
         i = end + 1
+    if len(_PATTERN_VIDS) > _MEMO_LIMIT:
+        _PATTERN_VIDS.clear()
+        _PIECE_VIDS.clear()
     _PATTERN_VIDS[c] = vid
     return vid
 
@@ -283,6 +295,8 @@ class _SuitTable(dict[tuple[int, ...], tuple[int, ...]]):
             held.append(n)
             rest_ids.append(_suited_vid(tuple(rest)))
         rec = (vid, pairs, odds, orph, orph_pair, *held, *rest_ids)
+        if len(self) > _MEMO_LIMIT:
+            self.clear()
         self[c] = rec
         return rec
 
