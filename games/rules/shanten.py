@@ -1,15 +1,18 @@
 """Shanten numbers (向听数) of every winning shape, with wild tiles.
 
-The shapes (MCR, seeds 003/002/004; the two-player sets use the same shapes):
+The shapes (seed 004 "和牌的基本牌型" and "和牌的特殊牌型"; MCR fan texts of
+seeds 003/004; the two-player sets use the same shapes):
 
-* :attr:`Shape.REGULAR` — four sets + a pair; declared melds count as sets.
-* :attr:`Shape.SEVEN_PAIRS` — 七对, no melds; four of a kind counts as two pairs.
+* :attr:`Shape.REGULAR` — four sets + a pair ("11、123、123、123、123" …);
+  declared melds count as sets, a kong as one.
+* :attr:`Shape.SEVEN_PAIRS` — 七对, no melds.  Four of a kind counts as two
+  pairs (seed 000 "豪华七对子（5对 + 4张相同的牌）"; MCR 四归一 with 七对).
 * :attr:`Shape.THIRTEEN_ORPHANS` — 十三幺, no melds.
-* :attr:`Shape.HONORS_AND_KNITTED` — 全不靠 (七星不靠 is its subcase with all
-  seven honours): 14 different tiles taken from one knitted 147/258/369
-  straight and the seven honours, no melds.
-* :attr:`Shape.KNITTED_STRAIGHT` — 组合龙: the nine knitted tiles + one set +
-  a pair; at most one declared meld.
+* :attr:`Shape.HONORS_AND_KNITTED` — 全不靠: "由单张3种花色147、258、369不能
+  错位的序数牌及东南西北中发白中的任何14张牌组成" (seed 004 no. 34); 七星不靠
+  (all seven honours) is its subcase.  No melds.
+* :attr:`Shape.KNITTED_STRAIGHT` — 组合龙 "3种花色的147、258、369不能错位的
+  序数牌" (seed 004 no. 35) + one set + a pair; at most one declared meld.
 
 Conventions, shared with :mod:`games.rules.waits`:
 
@@ -28,15 +31,19 @@ Conventions, shared with :mod:`games.rules.waits`:
   not in ``counts``; a wild may stand for any of the 34 kinds, and the
   shanten with ``w`` wilds is the minimum over all their assignments.  Since
   every wild fills exactly one missing tile of a completion, that minimum is
-  ``D(counts) - w`` — no enumeration is needed.
+  ``D(counts) - w`` — no enumeration is needed.  Supply being unbounded, a
+  wild may also stand for a kind whose four copies are all in the hand; the
+  seed does not forbid it.
 
 Speed: the regular shape is solved per suit with lazily built tables (the
 known fast way).  For each suit pattern (a 9-tuple of counts, or a 7-tuple
-for the honours) one dynamic programme gives a vector ``v[j + 5q]`` = the
-least tiles to add to make ``j`` sets (0–4) and ``q`` pairs (0–1) inside the
-suit.  Vectors are interned to small ids, and the min-plus combination of
-two ids is memoised, so a hand costs four table look-ups and three memo
-look-ups once warm.  See ``benchmarks/bench_shanten.py`` for the figures.
+for the honours) a vector ``v[j + 5q]`` gives the least tiles to add to make
+``j`` sets (0–4) and ``q`` pairs (0–1) inside the suit, from a memoised
+search over runs of tiles (:func:`_cover`).  Vectors are interned to small
+ids (a few hundred exist) and the min-plus combination of two ids is
+memoised, so a warm hand costs four table look-ups and three memo look-ups;
+the knitted shapes and seven pairs / orphans read counters kept in the same
+per-suit records.  See ``benchmarks/bench_shanten.py`` for the figures.
 """
 
 from __future__ import annotations
