@@ -538,7 +538,7 @@ class Hand:
             self_drawn=self_drawn,
             last_tile=visible >= 3
             and not robbing
-            and s.concealed[seat][tile] == (1 if self_drawn else 0),
+            and self._holds_no_other_copy(seat, tile, self_drawn),
             kong=(s.after_kong if self_drawn else robbing),
             wall_last=s.wall_count == 0 and not robbing,
             seat_wind=self._seat_wind(seat),
@@ -568,6 +568,23 @@ class Hand:
             wild=None if s.wild is None else ALL_TILES[s.wild],
         )
         return analysis.score_win(counts, s.melds[seat], situation, rs)
+
+    def _holds_no_other_copy(self, seat: int, tile: int, self_drawn: bool) -> bool:
+        """和绝张 needs no other copy of the winning tile in the hand.
+
+        With 财神 the scorer may let a wild stand for the winning kind, which
+        it refuses together with 和绝张; the engine therefore claims 和绝张
+        only when the winner holds no wild and the tile is not 白板 or the
+        wild kind (known gap: such a hand loses 和绝张).
+        """
+        s = self.state
+        c = s.concealed[seat]
+        if s.wild is not None and (
+            c[s.wild] > (1 if self_drawn and tile == s.wild else 0)
+            or tile in (s.wild, analysis.WHITE)
+        ):
+            return False
+        return c[tile] == (1 if self_drawn else 0)
 
     def _can_tsumo(self, seat: int) -> bool:
         s = self.state
