@@ -8,17 +8,16 @@ number of wilds.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
-from functools import cache
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Protocol
 
+from ..rules.api import score_hand
 from ..rules.fans.base import FanLine
 from ..rules.melds import Meld
 from ..rules.rulesets.base import RuleSet
 from ..rules.shanten import shanten
 from ..rules.situation import WinSituation
-from ..rules.tiles import ALL_TILES, Tile
+from ..rules.tiles import ALL_TILES
 from ..rules.waits import is_winning
 
 
@@ -33,34 +32,6 @@ class ScoreLike(Protocol):
 
     @property
     def fans(self) -> tuple[FanLine, ...]: ...
-
-
-ScoreFn = Callable[[Sequence[Tile], Sequence[Meld], WinSituation, RuleSet], Any]
-
-
-@cache
-def score_function() -> ScoreFn:
-    """Return the rules engine's scorer, preferring the wild-aware one.
-
-    ``score_hand`` (games.rules.api or games.rules.wild_scoring) handles 财神
-    wilds; otherwise ``games.rules.scoring.score``.
-
-    Raises:
-        ImportError: no scorer is installed.
-    """
-    for module, name in (
-        ("games.rules.api", "score_hand"),
-        ("games.rules.wild_scoring", "score_hand"),
-        ("games.rules.scoring", "score"),
-    ):
-        try:
-            mod = importlib.import_module(module)
-        except ImportError:
-            continue
-        fn = getattr(mod, name, None)
-        if fn is not None:
-            return fn  # type: ignore[no-any-return]
-    raise ImportError("no scorer in games.rules (scoring.score or score_hand)")
 
 
 WHITE = 31
@@ -115,9 +86,7 @@ def score_win(
     c = list(counts)
     c[situation.win_tile.index] -= 1
     tiles = [ALL_TILES[i] for i, n in enumerate(c) for _ in range(n)]
-    result = score_function()(tiles, list(melds), situation, ruleset)
-    # games.rules.api.score_hand wraps the ScoreResult (with the wild assignment)
-    result = getattr(result, "result", result)
+    result = score_hand(tiles, list(melds), situation, ruleset).result
     if not result.win:
         return None
-    return result  # type: ignore[no-any-return]
+    return result
