@@ -391,3 +391,46 @@ def _random_situation(
         round_wind=ALL_TILES[27 + rng.randrange(4)],
         flowers=flowers,
     )
+
+
+def parse_hand(spec: str) -> Hand:
+    """Build a :class:`Hand` from ``"concealed | melds | win | flags"``.
+
+    * concealed: standing tiles without the winning tile (``"123m456p11z"``);
+    * melds: space-separated ``chi:456p:5p``, ``pung:777z``, ``kong:1111m``,
+      ``ckong:2222s`` (concealed kong);
+    * win: the winning tile;
+    * flags: ``sd`` self-drawn, ``lt`` 和绝张, ``kong``, ``wl`` wall last,
+      ``seat=2z``, ``round=1z``, ``f=1f2f`` flowers.
+    """
+    from games.rules.tiles import parse_tiles
+
+    parts = [p.strip() for p in spec.split("|")]
+    parts += [""] * (4 - len(parts))
+    concealed, meld_text, win, flag_text = parts
+    melds = []
+    for m in meld_text.split():
+        kind, tiles, *claimed = m.split(":")
+        kind = {"ckong": "concealed_kong"}.get(kind, kind)
+        default = None if kind == "concealed_kong" else tiles[0] + tiles[-1]
+        melds.append(Meld.parse(kind, tiles, claimed[0] if claimed else default))
+    kw: dict[str, object] = {}
+    for f in flag_text.split():
+        if f == "sd":
+            kw["self_drawn"] = True
+        elif f == "lt":
+            kw["last_tile"] = True
+        elif f == "kong":
+            kw["kong"] = True
+        elif f == "wl":
+            kw["wall_last"] = True
+        elif f.startswith("seat="):
+            kw["seat_wind"] = Tile.parse(f[5:])
+        elif f.startswith("round="):
+            kw["round_wind"] = Tile.parse(f[6:])
+        elif f.startswith("f="):
+            kw["flowers"] = tuple(parse_tiles(f[2:]))
+        else:
+            raise ValueError(f"unknown flag {f!r}")
+    situation = WinSituation(win_tile=Tile.parse(win), **kw)  # type: ignore[arg-type]
+    return Hand(sorted(parse_tiles(concealed)), melds, situation, label=spec)
