@@ -104,9 +104,11 @@ def test_english_page_shows_english_strings(client):
         "Log in",
         "Sign up",
         "Two-Player Mahjong",
+        "Sit down with a friend",
+        "and its WebSocket extension, BSD-2-Clause",
     ):
         assert english in html, english
-    for chinese in (">大厅<", ">规则<", ">排行榜<", "进入大厅"):
+    for chinese in (">大厅<", ">规则<", ">排行榜<", "进入大厅", "和朋友", "及其"):
         assert chinese not in html, chinese
 
 
