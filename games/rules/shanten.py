@@ -349,13 +349,14 @@ def _deficiencies(
     melds: int,
     shapes: Collection[Shape],
     cutoff: int,
-    prune: bool,
+    best_only: bool,
 ) -> dict[Shape, int]:
     """Return the deficiency of each allowed, possible shape.
 
-    With ``prune``, a shape that certainly does no better than ``cutoff``
-    or than a shape already found may be left out; without it every
-    allowed, possible shape is present.
+    A shape whose deficiency is certainly >= ``cutoff`` may be left out;
+    with ``best_only`` also one that certainly does no better than a shape
+    already found.  ``_INF`` and ``False`` give every allowed, possible
+    shape.
     """
     out: dict[Shape, int] = {}
     if Shape.REGULAR in shapes:
@@ -377,7 +378,7 @@ def _deficiencies(
             best = max(r0[5 + a] + r1[5 + b] + r2[5 + c] for a, b, c in _PERMS)
             out[Shape.HONORS_AND_KNITTED] = 14 - best - rz[3]
     if melds <= 1 and Shape.KNITTED_STRAIGHT in shapes:
-        limit = min(cutoff, min(out.values(), default=_INF)) if prune else _INF
+        limit = min(cutoff, min(out.values(), default=_INF)) if best_only else cutoff
         best_ks = _INF
         for a, b, c in _PERMS:
             missing = 9 - r0[5 + a] - r1[5 + b] - r2[5 + c]
@@ -504,11 +505,14 @@ def min_deficiency(
 
 
 def deficiencies(
-    t: Sequence[int], melds: int, shapes: Collection[Shape]
+    t: Sequence[int], melds: int, shapes: Collection[Shape], cutoff: int = _INF
 ) -> dict[Shape, int]:
-    """Deficiency of each allowed shape of validated counts (internal)."""
+    """Deficiency of each allowed shape of validated counts (internal).
+
+    Shapes certainly at or above ``cutoff`` may be missing.
+    """
     r0, r1, r2, rz = _records(t)
-    return _deficiencies(r0, r1, r2, rz, melds, shapes, _INF, False)
+    return _deficiencies(r0, r1, r2, rz, melds, shapes, cutoff, False)
 
 
 def useful_tiles(

@@ -57,7 +57,7 @@ def waits(
         InvalidHandError: a bad count vector or a wrong tile total.
     """
     t = check_hand(counts, melds, wilds, (13,))
-    by_shape = deficiencies(t, melds, shapes)
+    by_shape = deficiencies(t, melds, shapes, wilds + 2)
     ready = [s for s, d in by_shape.items() if d - wilds <= 1]
     if not ready:
         return []
