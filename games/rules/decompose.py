@@ -188,6 +188,7 @@ def regular_splits(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]]
     sorted.  ``()`` when there is none.  The tile count must be ``3k + 2``.
     """
     out: list[tuple[int, tuple[int, ...]]] = []
+    seen: set[tuple[int, tuple[int, ...]]] = set()
     c = list(counts)
     for p in range(34):
         if c[p] >= 2:
@@ -196,7 +197,10 @@ def regular_splits(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]]
             _sets(c, 0, found, [])
             c[p] += 2
             for s in found:
-                out.append((p, s))
+                key = (p, tuple(sorted(s)))
+                if key not in seen:  # 1111+23: pung-then-chow = chow-then-pung
+                    seen.add(key)
+                    out.append(key)
     return tuple(out)
 
 

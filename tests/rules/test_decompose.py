@@ -1,0 +1,125 @@
+"""Decompositions of complete hands (seed 003 和牌的基本牌型 / 特殊牌型)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.rules.decompose import (
+    KNITTED_PATTERNS,
+    GroupKind,
+    decompose,
+    is_regular_complete,
+    regular_waits,
+    seven_pairs_waits,
+)
+from games.rules.melds import Meld
+from games.rules.shanten import Shape
+from games.rules.tiles import parse_tiles, to_counts
+
+
+def _splits(tiles: str, melds: tuple[Meld, ...] = ()) -> list[str]:
+    return sorted(str(d) for d in decompose(to_counts(parse_tiles(tiles)), melds))
+
+
+def test_regular_hand_has_one_split() -> None:
+    assert _splits("123m456p789s11122z") == ["123m 456p 789s 111z 22z"]
+
+
+def test_three_equal_chows_are_also_three_pungs() -> None:
+    assert _splits("111222333m45699p") == [
+        "111m 222m 333m 456p 99p",
+        "123m 123m 123m 456p 99p",
+    ]
+
+
+def test_pair_choice_gives_several_splits() -> None:
+    # 1112345678999m + 2m: the only split; + 5m: one split; nine gates shapes.
+    assert _splits("11122345678999m") == ["111m 345m 678m 999m 22m"]
+    assert _splits("11112345678999m") == ["123m 111m 456m 789m 99m"]
+
+
+def test_seven_pairs_and_regular_both_listed() -> None:
+    got = _splits("11223344556677m")
+    assert "11m 22m 33m 44m 55m 66m 77m" in got
+    assert "123m 123m 456m 456m 77m" in got
+    assert len(got) == 4
+
+
+def test_four_of_a_kind_is_two_pairs() -> None:
+    ds = decompose(to_counts(parse_tiles("1111m2233p4455s6z6z")))
+    assert [d.shape for d in ds] == [Shape.SEVEN_PAIRS]
+    assert sum(1 for g in ds[0].groups if g.tile.index == 0) == 2
+
+
+def test_thirteen_orphans() -> None:
+    ds = decompose(to_counts(parse_tiles("19m19p19s12345677z")))
+    assert [d.shape for d in ds] == [Shape.THIRTEEN_ORPHANS]
+
+
+def test_honors_and_knitted() -> None:
+    ds = decompose(to_counts(parse_tiles("147m258p3s1234567z")))
+    assert [d.shape for d in ds] == [Shape.HONORS_AND_KNITTED]
+    # a tile outside the knitted pattern breaks it
+    assert decompose(to_counts(parse_tiles("147m258p5s1234567z"))) == []
+
+
+def test_knitted_straight_with_set_and_pair() -> None:
+    ds = decompose(to_counts(parse_tiles("147m258p369s234m55z")))
+    assert [d.shape for d in ds] == [Shape.KNITTED_STRAIGHT]
+    (d,) = ds
+    assert d.knitted in KNITTED_PATTERNS
+    assert [g.kind for g in d.groups] == [
+        GroupKind.KNITTED,
+        GroupKind.CHOW,
+        GroupKind.PAIR,
+    ]
+    assert str(d) == "147m258p369s 234m 55z"
+
+
+def test_knitted_straight_with_a_declared_set() -> None:
+    melds = (Meld.parse("pung", "777z", "7z"),)
+    ds = decompose(to_counts(parse_tiles("147m258p369s22z")), melds)
+    assert [str(d) for d in ds] == ["147m258p369s [777z] 22z"]
+    assert ds[0].groups[1].declared and not ds[0].groups[1].concealed
+
+
+def test_melds_are_sets_and_special_shapes_need_none() -> None:
+    melds = (Meld.parse("chi", "123m", "1m"), Meld.parse("concealed_kong", "5555p"))
+    assert _splits("789s11z", melds) == ["[123m] [5555p]暗 789s 11z"]
+    # with a meld there is no 七对 reading of the concealed part
+    assert _splits("1122z", (*melds, Meld.parse("pung", "777z", "7z"))) == []
+
+
+def test_shapes_filter() -> None:
+    counts = to_counts(parse_tiles("11223344556677m"))
+    only = decompose(counts, (), frozenset({Shape.SEVEN_PAIRS}))
+    assert [d.shape for d in only] == [Shape.SEVEN_PAIRS]
+
+
+@pytest.mark.parametrize(
+    ("tiles", "complete"),
+    [
+        ("123m456p789s11122z", True),
+        ("123m456p789s11123z", False),
+        ("11m", True),
+        ("111m", False),
+        ("11111m", True),  # a formal fifth copy (supply is not checked here)
+        ("11124m", False),
+        ("11123444m", True),
+    ],
+)
+def test_is_regular_complete(tiles: str, complete: bool) -> None:
+    assert is_regular_complete(to_counts(parse_tiles(tiles))) is complete
+
+
+def test_regular_waits_include_a_fifth_copy() -> None:
+    # 1111m + three sets: the only wait is a fifth 1m (formal; four held).
+    waits = regular_waits(tuple(to_counts(parse_tiles("1111m234p567s789s"))))
+    assert waits == frozenset({0})
+    nine_gates = regular_waits(tuple(to_counts(parse_tiles("1112345678999m"))))
+    assert nine_gates == frozenset(range(9))
+
+
+def test_seven_pairs_wait() -> None:
+    assert seven_pairs_waits(to_counts(parse_tiles("1122334455667m"))) == {6}
+    assert seven_pairs_waits(to_counts(parse_tiles("1122334455678m"))) == set()
