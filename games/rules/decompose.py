@@ -21,7 +21,7 @@ same concealed tiles are split only once per process.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
@@ -35,6 +35,7 @@ __all__ = [
     "GroupKind",
     "KNITTED_PATTERNS",
     "decompose",
+    "decompositions",
     "is_regular_complete",
     "regular_splits",
     "regular_waits",
@@ -101,10 +102,15 @@ class Group:
         return self.kind is GroupKind.PUNG or self.kind is GroupKind.KONG
 
     def __str__(self) -> str:
-        text = format_tiles(self.tiles)
-        if self.declared:
-            return f"[{text}]" if not self.concealed else f"[{text}]暗"
-        return text
+        return _group_text(self)
+
+
+@lru_cache(maxsize=4096)
+def _group_text(g: Group) -> str:
+    text = format_tiles(g.tiles)
+    if g.declared:
+        return f"[{text}]" if not g.concealed else f"[{text}]暗"
+    return text
 
 
 # The six knitted straights, as the suit offsets of the 147, 258, 369 rows.
@@ -132,16 +138,37 @@ class Decomposition:
     shape: Shape
     groups: tuple[Group, ...]
     knitted: tuple[int, ...] = ()
+    # Derived once (decompositions are memoised), for the scorer's speed.
+    sets: tuple[Group, ...] = field(default=(), init=False, compare=False)
+    chows: tuple[Group, ...] = field(default=(), init=False, compare=False)
+    triplets: tuple[Group, ...] = field(default=(), init=False, compare=False)
+    pair: Tile | None = field(default=None, init=False, compare=False)
+    text: str = field(default="", init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        sets = tuple(
+            g
+            for g in self.groups
+            if g.kind is not GroupKind.PAIR and g.kind is not GroupKind.KNITTED
+        )
+        setattr_ = object.__setattr__
+        setattr_(self, "sets", sets)
+        setattr_(self, "chows", tuple(g for g in sets if g.kind is GroupKind.CHOW))
+        setattr_(
+            self, "triplets", tuple(g for g in sets if g.kind is not GroupKind.CHOW)
+        )
+        if self.shape in (Shape.REGULAR, Shape.KNITTED_STRAIGHT):
+            setattr_(self, "pair", self.groups[-1].tile)
+        if self.shape is Shape.THIRTEEN_ORPHANS:
+            text = "十三幺"
+        elif self.shape is Shape.HONORS_AND_KNITTED:
+            text = "全不靠"
+        else:
+            text = " ".join(_group_text(g) for g in self.groups)
+        setattr_(self, "text", text)
 
     def __str__(self) -> str:
-        if self.shape is Shape.THIRTEEN_ORPHANS:
-            return "十三幺"
-        if self.shape is Shape.HONORS_AND_KNITTED:
-            return "全不靠"
-        parts = []
-        for g in self.groups:
-            parts.append(str(g))
-        return " ".join(parts)
+        return self.text
 
 
 # ---------------------------------------------------------------------------
@@ -269,10 +296,33 @@ def _candidates(counts: Sequence[int]) -> list[int]:
             out.add(i)
             if i < 27:
                 r = i % 9
-                for d in (-2, -1, 1, 2):
-                    if 0 <= r + d <= 8:
-                        out.add(i + d)
+                if r >= 1:
+                    out.add(i - 1)
+                    if r >= 2:
+                        out.add(i - 2)
+                if r <= 7:
+                    out.add(i + 1)
+                    if r <= 6:
+                        out.add(i + 2)
     return sorted(out)
+
+
+_SEGMENTS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+_SEG_OF = tuple(min(i // 9, 3) for i in range(34))
+
+
+def _seg_ok(pat: tuple[int, ...], chows: bool) -> tuple[bool, bool]:
+    """(fits, has the pair) for one suit's pattern inside a complete hand."""
+    n = sum(pat)
+    if n == 0:
+        return True, False
+    plain, paired = _suit_complete(pat, chows)
+    r = n % 3
+    if r == 0:
+        return plain, False
+    if r == 2:
+        return paired, True
+    return False, False
 
 
 @lru_cache(maxsize=1 << 16)
@@ -280,15 +330,28 @@ def regular_waits(counts: tuple[int, ...]) -> frozenset[int]:
     """Tiles that complete ``counts`` (``3k + 1`` tiles) into sets + a pair.
 
     A fifth copy is allowed (a formal wait on a tile whose four copies are
-    all held is still a wait, as in the oracle's convention).
+    all held is still a wait, as in the oracle's convention).  Solved per
+    suit: adding a tile changes one suit's pattern only.
     """
-    c = list(counts)
+    status = [_seg_ok(tuple(counts[lo:hi]), ch) for lo, hi, ch in _SEGMENTS]
     out = set()
-    for t in _candidates(c):
-        c[t] += 1
-        if is_regular_complete(c):
-            out.add(t)
-        c[t] -= 1
+    for t in _candidates(counts):
+        j = _SEG_OF[t]
+        lo, hi, ch = _SEGMENTS[j]
+        pat = list(counts[lo:hi])
+        pat[t - lo] += 1
+        fits, paired = _seg_ok(tuple(pat), ch)
+        if not fits:
+            continue
+        pairs = int(paired)
+        for k in range(4):
+            if k != j:
+                if not status[k][0]:
+                    break
+                pairs += status[k][1]
+        else:
+            if pairs == 1:
+                out.add(t)
     return frozenset(out)
 
 
@@ -342,6 +405,16 @@ def decompose(
     melds: Sequence[Meld] = (),
     shapes: frozenset[Shape] | None = None,
 ) -> list[Decomposition]:
+    """Return every decomposition of a complete hand (see :func:`decompositions`)."""
+    return list(decompositions(tuple(counts), tuple(melds), shapes))
+
+
+@lru_cache(maxsize=1 << 15)
+def decompositions(
+    counts: tuple[int, ...],
+    melds: tuple[Meld, ...] = (),
+    shapes: frozenset[Shape] | None = None,
+) -> tuple[Decomposition, ...]:
     """Return every decomposition of a complete hand.
 
     Args:
@@ -353,6 +426,7 @@ def decompose(
     Returns:
         Every decomposition, regular ones first; empty when the hand is not
         complete.  Regular splits differ in their concealed groups only.
+        Memoised by (counts, melds, shapes).
     """
     out: list[Decomposition] = []
     want = shapes if shapes is not None else frozenset(Shape)
@@ -399,4 +473,4 @@ def decompose(
                     + (Group(GroupKind.PAIR, ALL_TILES[pair]),)
                 )
                 out.append(Decomposition(Shape.KNITTED_STRAIGHT, groups, kpat))
-    return out
+    return tuple(out)

@@ -28,7 +28,7 @@ from .decompose import (
     Decomposition,
     Group,
     GroupKind,
-    decompose,
+    decompositions,
     regular_waits,
     seven_pairs_waits,
 )
@@ -62,7 +62,8 @@ class HandFacts:
     * ``concealed`` — count vector (34) of the standing tiles *with* the
       winning tile; ``standing`` — the same without it (13 − 3·melds tiles).
     * ``counts`` — count vector of every tile of the hand, melds included
-      (a kong counts 4).  ``kinds`` — indices with a non-zero count.
+      (a kong counts 4).  ``kinds`` — indices with a non-zero count; ``mask``
+      — the same as a bit set (bit ``i`` for tile index ``i``).
     * ``suits`` — bit set of suits present (1 万, 2 筒, 4 条); ``winds``,
       ``dragons`` — whether any wind / dragon tile is present.
     * flags, after the plausibility rules of seed 003: ``self_drawn``,
@@ -101,13 +102,17 @@ class HandFacts:
                     kongs += 1
         self.counts = tuple(counts)
         self.kinds = tuple(i for i in range(NUM_KINDS) if counts[i])
-        suits = 0
+        mask = 0
         for i in self.kinds:
-            if i < 27:
-                suits |= 1 << (i // 9)
-        self.suits = suits
-        self.winds = any(counts[27:31])
-        self.dragons = any(counts[31:34])
+            mask |= 1 << i
+        self.mask = mask
+        self.suits = (
+            (1 if mask & 0x1FF else 0)
+            | (2 if mask & 0x3FE00 else 0)
+            | (4 if mask & 0x7FC0000 else 0)
+        )
+        self.winds = bool(mask & (0xF << 27))
+        self.dragons = bool(mask & (0x7 << 31))
         self.melded = melded
         self.kongs = kongs
         self.concealed_kongs = ckongs
@@ -170,26 +175,10 @@ class ScoringContext:
         self.knitted = decomposition.knitted
         self.nothing_else = False
         self._memo: dict[str, Any] = {}
-        sets: list[Group] = []
-        chows: list[Group] = []
-        trip: list[Group] = []
-        pair: Tile | None = None
-        for g in self.groups:
-            k = g.kind
-            if k is GroupKind.CHOW:
-                sets.append(g)
-                chows.append(g)
-            elif k is GroupKind.PUNG or k is GroupKind.KONG:
-                sets.append(g)
-                trip.append(g)
-            elif k is GroupKind.PAIR:
-                pair = g.tile
-        self.sets = tuple(sets)
-        self.chows = tuple(chows)
-        self.triplets = tuple(trip)
-        self.pair = (
-            pair if self.shape in (Shape.REGULAR, Shape.KNITTED_STRAIGHT) else None
-        )
+        self.sets = decomposition.sets
+        self.chows = decomposition.chows
+        self.triplets = decomposition.triplets
+        self.pair = decomposition.pair
         self.win_group: Group | None = None
         self.wait: str | None = None
         self.concealed_pungs = 0
@@ -231,7 +220,7 @@ class ScoringContext:
             cp -= 1  # the discard completed this pung: it is a 明刻
         self.concealed_pungs = cp + hand.concealed_kongs
         if self.shape is Shape.REGULAR:
-            unique = hand.unique_regular_wait
+            unique = pos != 0 and hand.unique_regular_wait
         else:
             unique = self._knitted_unique(pos)
             if hand.melds:
@@ -263,12 +252,12 @@ class ScoringContext:
     # -- helpers for conditions ---------------------------------------------
     def memo(self, key: str, fn: Callable[[ScoringContext], T]) -> T:
         """Compute ``fn(self)`` once per context (shared analyses of fans)."""
-        try:
-            return self._memo[key]  # type: ignore[no-any-return]
-        except KeyError:
-            value = fn(self)
-            self._memo[key] = value
-            return value
+        memo = self._memo
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        value = fn(self)
+        memo[key] = value
+        return value
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -446,7 +435,7 @@ def _candidates(
 ]:
     standing = _validate(concealed, melds, situation)
     hand = HandFacts(standing, melds, situation)
-    decomps = decompose(hand.concealed, hand.melds, ruleset.shapes)
+    decomps = decompositions(hand.concealed, hand.melds, ruleset.shapes)
     out = []
     for d in decomps:
         ctx = ScoringContext(hand, d)

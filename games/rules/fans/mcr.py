@@ -60,8 +60,32 @@ def _fan(
 _REG = Shape.REGULAR
 _TERMINAL_OR_HONOR = tuple(i >= 27 or i % 9 in (0, 8) for i in range(34))
 _TERMINAL = tuple(i < 27 and i % 9 in (0, 8) for i in range(34))
-_GREEN = frozenset((19, 20, 21, 23, 25, 32))  # 2 3 4 6 8 条, 发
-_REVERSIBLE = frozenset((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))
+
+
+def _bits(indices: Iterable[int]) -> int:
+    out = 0
+    for i in indices:
+        out |= 1 << i
+    return out
+
+
+# Bit sets over tile indices (bit i = tile i), tested against HandFacts.mask.
+_M_TERMINAL = _bits(i for i in range(34) if _TERMINAL[i])
+_M_TERMINAL_OR_HONOR = _bits(i for i in range(34) if _TERMINAL_OR_HONOR[i])
+_M_HONOR = _bits(range(27, 34))
+_M_GREEN = _bits((19, 20, 21, 23, 25, 32))  # 2 3 4 6 8 条, 发
+_M_REVERSIBLE = _bits((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))
+_M_EVEN = _bits(i for i in range(27) if i % 9 % 2 == 1)  # 2 4 6 8
+# suited ranks r1..r2 in all three suits
+def _ranks(lo: int, hi: int) -> int:
+    return _bits(s + r - 1 for s in (0, 9, 18) for r in range(lo, hi + 1))
+
+
+_M_789 = _ranks(7, 9)
+_M_456 = _ranks(4, 6)
+_M_123 = _ranks(1, 3)
+_M_6789 = _ranks(6, 9)
+_M_1234 = _ranks(1, 4)
 
 
 def _chows(ctx: ScoringContext) -> dict[str, int]:
@@ -99,18 +123,9 @@ def _pung_analysis(ctx: ScoringContext) -> dict[str, int]:
     return dict(pung_fans(tuple(sorted(OCODE[g.tile.index] for g in ctx.triplets))))
 
 
-def _all(ctx: ScoringContext, pred: Callable[[int], bool]) -> bool:
-    return all(pred(i) for i in ctx.hand.kinds)
-
-
-def _suited_ranks(ctx: ScoringContext) -> int:
-    """Bit set of ranks (1 << rank) when every tile is suited, else 0."""
-    bits = 0
-    for i in ctx.hand.kinds:
-        if i >= 27:
-            return 0
-        bits |= 1 << (i % 9 + 1)
-    return bits
+def _only(ctx: ScoringContext, allowed: int) -> bool:
+    """True when every tile of the hand is in the bit set ``allowed``."""
+    return ctx.hand.mask & ~allowed == 0
 
 
 def _five_groups(ctx: ScoringContext) -> list[tuple[GroupKind, int]]:
@@ -166,7 +181,7 @@ def big_three_dragons(ctx: ScoringContext) -> int:
 )
 def all_green(ctx: ScoringContext) -> int:
     """Only 2 3 4 6 8 条 and 发."""
-    return int(_all(ctx, _GREEN.__contains__))
+    return int(_only(ctx, _M_GREEN))
 
 
 @_fan(
@@ -271,7 +286,7 @@ def thirteen_orphans(ctx: ScoringContext) -> int:
 )
 def all_terminals(ctx: ScoringContext) -> int:
     """Only suited 1s and 9s."""
-    return int(_all(ctx, _TERMINAL.__getitem__))
+    return int(_only(ctx, _M_TERMINAL))
 
 
 @_fan(
@@ -432,7 +447,7 @@ def all_terminals_and_honors(ctx: ScoringContext) -> int:
     """Only terminals and honours, with both present."""
     h = ctx.hand
     return int(
-        _all(ctx, _TERMINAL_OR_HONOR.__getitem__)
+        _only(ctx, _M_TERMINAL_OR_HONOR)
         and h.suits != 0
         and (h.winds or h.dragons)
     )
@@ -487,7 +502,7 @@ def all_even_pungs(ctx: ScoringContext) -> int:
     """Pungs and pair of 2 4 6 8 only."""
     if ctx.shape is not _REG or ctx.chows:
         return 0
-    return int(all(i < 27 and (i % 9) % 2 == 1 for i in ctx.hand.kinds))
+    return int(_only(ctx, _M_EVEN))
 
 
 @_fan("FULL_FLUSH", "清一色", "Full Flush", 24, ("NO_HONORS",))
@@ -524,22 +539,19 @@ def pure_shifted_pungs(ctx: ScoringContext) -> int:
 @_fan("UPPER_TILES", "全大", "Upper Tiles", 24, ("UPPER_FOUR", "NO_HONORS"))
 def upper_tiles(ctx: ScoringContext) -> int:
     """Only suited 7 8 9."""
-    b = _suited_ranks(ctx)
-    return int(b != 0 and b & ~0b1110000000 == 0)
+    return int(_only(ctx, _M_789))
 
 
 @_fan("MIDDLE_TILES", "全中", "Middle Tiles", 24, ("ALL_SIMPLES", "NO_HONORS"))
 def middle_tiles(ctx: ScoringContext) -> int:
     """Only suited 4 5 6."""
-    b = _suited_ranks(ctx)
-    return int(b != 0 and b & ~0b0001110000 == 0)
+    return int(_only(ctx, _M_456))
 
 
 @_fan("LOWER_TILES", "全小", "Lower Tiles", 24, ("LOWER_FOUR", "NO_HONORS"))
 def lower_tiles(ctx: ScoringContext) -> int:
     """Only suited 1 2 3."""
-    b = _suited_ranks(ctx)
-    return int(b != 0 and b & ~0b0000001110 == 0)
+    return int(_only(ctx, _M_123))
 
 
 # ---------------------------------------------------------------------------
@@ -641,15 +653,13 @@ def knitted_straight(ctx: ScoringContext) -> int:
 @_fan("UPPER_FOUR", "大于五", "Upper Four", 12, ("NO_HONORS",))
 def upper_four(ctx: ScoringContext) -> int:
     """Only suited 6 7 8 9."""
-    b = _suited_ranks(ctx)
-    return int(b != 0 and b & ~0b1111000000 == 0)
+    return int(_only(ctx, _M_6789))
 
 
 @_fan("LOWER_FOUR", "小于五", "Lower Four", 12, ("NO_HONORS",))
 def lower_four(ctx: ScoringContext) -> int:
     """Only suited 1 2 3 4."""
-    b = _suited_ranks(ctx)
-    return int(b != 0 and b & ~0b0000011110 == 0)
+    return int(_only(ctx, _M_1234))
 
 
 @_fan(
@@ -677,7 +687,7 @@ def mixed_straight(ctx: ScoringContext) -> int:
 @_fan("REVERSIBLE_TILES", "推不倒", "Reversible Tiles", 8, ("ONE_VOIDED_SUIT",))
 def reversible_tiles(ctx: ScoringContext) -> int:
     """Only 1234589筒, 245689条 and 白."""
-    return int(_all(ctx, _REVERSIBLE.__contains__))
+    return int(_only(ctx, _M_REVERSIBLE))
 
 
 @_fan("MIXED_TRIPLE_CHOW", "三色三同顺", "Mixed Triple Chow", 8)
@@ -892,7 +902,7 @@ def concealed_kong(ctx: ScoringContext) -> int:
 @_fan("ALL_SIMPLES", "断幺", "All Simples", 2, ("NO_HONORS",))
 def all_simples(ctx: ScoringContext) -> int:
     """No terminal or honour."""
-    return int(not any(_TERMINAL_OR_HONOR[i] for i in ctx.hand.kinds))
+    return int(ctx.hand.mask & _M_TERMINAL_OR_HONOR == 0)
 
 
 # ---------------------------------------------------------------------------
