@@ -18,7 +18,7 @@ from ..rules.rulesets.base import RuleSet
 from ..rules.shanten import shanten
 from ..rules.situation import WinSituation
 from ..rules.tiles import ALL_TILES
-from ..rules.waits import is_winning
+from ..rules.waits import is_winning, waits
 
 
 class ScoreLike(Protocol):
@@ -68,6 +68,14 @@ def hand_shanten(
     """Shanten of 13−3m or 14−3m concealed tiles (-1 complete, 0 tenpai)."""
     c, w = split_wilds(counts, wild)
     return shanten(c, melds=melds, wilds=w, shapes=ruleset.shapes)
+
+
+def hand_waits(
+    counts: Sequence[int], melds: int, wild: int | None, ruleset: RuleSet
+) -> list[int]:
+    """Kinds that complete 13−3m concealed tiles (empty: not tenpai)."""
+    c, w = split_wilds(counts, wild)
+    return waits(c, melds=melds, wilds=w, shapes=ruleset.shapes)
 
 
 def score_win(

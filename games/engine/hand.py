@@ -24,8 +24,9 @@ A claim window opens only when the opponent has a real choice; otherwise
 the opponent simply draws.  A seat that declared 报听 is locked: the engine
 discards its drawn tile itself unless it can win, in which case it is asked
 (win, or discard the drawn tile, which counts as declining the win —
-胡加倍 where the rule set has it).  Known simplifications: a locked seat
-cannot kong; a 暗杠 cannot be robbed; the claim window itself tells the
+胡加倍 where the rule set has it) or may kong without changing its waits
+(seed 000: 报听后可手动选择是否杠).  Known simplifications: a 暗杠 cannot be
+robbed; the claim window itself tells the
 discarder that the opponent had a choice.
 
 Round wind (seed 000 圈风 "第一圈是东风圈、第二圈是南风圈…"): see
@@ -637,6 +638,7 @@ class Hand:
             d = s.drawn[seat]
             if d is not None:
                 out.append(Discard(seat, seq, ALL_TILES[d]))
+                out.extend(self._ready_kongs(seat, d))
             return out
         kinds = [i for i in range(NUM_KINDS) if c[i] and i != s.wild]
         out.extend(Discard(seat, seq, ALL_TILES[i]) for i in kinds)
@@ -664,6 +666,36 @@ class Hand:
         ):
             out.extend(Swap(seat, seq, ALL_TILES[i]) for i in kinds)
         return out
+
+    def _ready_kongs(self, seat: int, drawn: int) -> list[Action]:
+        """Kongs a locked seat may make with its drawn tile.
+
+        Seed 000 报听: "报听后可手动选择是否杠" — allowed when the kong does not
+        change the waits (an added kong never does; a concealed kong must
+        leave the same waiting kinds).
+        """
+        s = self.state
+        if s.wall_count == 0 or drawn == s.wild:
+            return []
+        seq = s.seq
+        c = s.concealed[seat]
+        m = self._melds_n(seat)
+        tile = ALL_TILES[drawn]
+        if any(x.kind is MeldKind.PUNG and x.first == tile for x in s.melds[seat]):
+            return [AddedKong(seat, seq, tile)]
+        if c[drawn] != 4:
+            return []
+        before = list(c)
+        before[drawn] -= 1
+        after = list(c)
+        after[drawn] -= 4
+        rs = self.ruleset
+        waits_before = analysis.hand_waits(before, m, s.wild, rs)
+        if waits_before and waits_before == analysis.hand_waits(
+            after, m + 1, s.wild, rs
+        ):
+            return [ConcealedKong(seat, seq, tile)]
+        return []
 
     def _can_ready_now(self, seat: int) -> bool:
         """报听 without a discard: a waiting hand that is tenpai."""
@@ -859,7 +891,8 @@ class Hand:
         s.turn = seat
         s.phase = Phase.TURN
         s.last_discard = None
-        if s.ready[seat] and not self._can_tsumo(seat):
+        if s.ready[seat] and len(self._turn_options(seat)) == 1:
+            # locked, no win and no kong: the only move is the drawn tile
             tile = s.drawn[seat]
             assert tile is not None
             self._discard(seat, tile, auto=True)

@@ -307,3 +307,33 @@ def test_next_deal_winner_deals_and_the_round_wind_advances():
         0,
         south,
     )
+
+
+def test_ready_seat_may_kong_when_the_waits_stay_the_same():
+    hand = stacked(
+        "erren", "111z2345677895m7z", "22334455z6z258m3z", draws="6z1z", tail="9m"
+    )
+    hand.apply(Ready(0, hand.seq, T("7z")), now=1002.0)
+    hand.apply(Discard(1, hand.seq, T("6z")), now=1003.0)
+    s = hand.state
+    assert s.phase is Phase.TURN and s.turn == 0 and s.drawn[0] == T("1z").index
+    legal = hand.legal_actions(0)
+    assert sorted(a.kind for a in legal) == ["auto_play", "concealed_kong", "discard"]
+    kong = next(a for a in legal if a.kind == "concealed_kong")
+    events = hand.apply(kong, now=1004.0)
+    kinds = [(e.kind, e.seat) for e in events]
+    assert ("concealed_kong", 0) in kinds
+    # the replacement 9m does not win: the engine discards it
+    auto = [e for e in events if e.kind == "discard" and e.seat == 0]
+    assert auto and auto[0].payload == {"tile": "9m", "auto": True}
+
+
+def test_ready_seat_may_not_kong_when_the_waits_change():
+    hand = ready_hand(draws="3z1m")
+    hand.apply(Discard(1, hand.seq, T("7z")), now=1003.0)
+    # 1m completes the nine gates: win or discard, but no 暗杠 of 1m
+    assert sorted(a.kind for a in hand.legal_actions(0)) == [
+        "auto_play",
+        "discard",
+        "win",
+    ]
