@@ -43,7 +43,7 @@ from typing import Any
 from ..rules.melds import Meld, MeldKind
 from ..rules.rulesets import get as get_ruleset
 from ..rules.rulesets.base import Claim, RuleSet, System
-from ..rules.situation import EAST, WEST, WinSituation
+from ..rules.situation import EAST
 from ..rules.tiles import ALL_TILES, NUM_KINDS, Tile
 from . import analysis
 from .actions import (
@@ -73,8 +73,10 @@ from .errors import (
     StaleActionError,
 )
 from .events import Event
+from .options import HandRules
 from .settle import Outcome, Settlement, settle
 from .state import HandState, Phase, Task
+from .view import render_view
 from .wall import build_wall, commitment, new_seed
 
 DEFAULT_BALANCE = 1000
@@ -135,7 +137,7 @@ def _t(index: int) -> str:
     return str(ALL_TILES[index])
 
 
-class Hand:
+class Hand(HandRules):
     """One hand between two seats.  Build with :meth:`new` or :meth:`replay`.
 
     Reading: :attr:`state`, :attr:`events`, :meth:`legal_actions`,
@@ -219,7 +221,7 @@ class Hand:
                 "ruleset": rs.name,
                 "dealer": dealer,
                 "round_wind": str(round_wind),
-                "seat_winds": [hand._seat_wind(0).__str__(), str(hand._seat_wind(1))],
+                "seat_winds": [str(hand.seat_wind(0)), str(hand.seat_wind(1))],
                 "commitment": state.commitment,
                 "stake": stake,
                 "balances": list(state.balances),
@@ -292,14 +294,6 @@ class Hand:
     def events_for(self, seat: int | None, after: int = 0) -> list[dict[str, JSON]]:
         """Events after ``after`` as ``seat`` may see them (reconnection stream)."""
         return [e.for_seat(seat) for e in self.events[after:]]
-
-    def _seat_wind(self, seat: int) -> Tile:
-        return EAST if seat == self.state.dealer else WEST
-
-    def tiles_of(self, seat: int) -> list[Tile]:
-        """Seat's concealed tiles, sorted (the drawn tile included)."""
-        c = self.state.concealed[seat]
-        return [ALL_TILES[i] for i in range(NUM_KINDS) for _ in range(c[i])]
 
     # ------------------------------------------------------------ the log
     def _emit(
@@ -485,298 +479,6 @@ class Hand:
                 return Task("fan", fan=self._rng.choice(fans), factor=factor)
             return Task("kong", factor=factor)
         return Task(kind, factor=factor)
-
-    # ------------------------------------------------------------- analysis
-    def _melds_n(self, seat: int) -> int:
-        return len(self.state.melds[seat])
-
-    def _is_waiting(self, seat: int) -> bool:
-        """The seat holds 13−3m tiles (it is not in the middle of a turn)."""
-        return sum(self.state.concealed[seat]) == 13 - 3 * self._melds_n(seat)
-
-    def _shanten_after(self, seat: int, tile: int) -> int:
-        c = list(self.state.concealed[seat])
-        c[tile] -= 1
-        return analysis.hand_shanten(
-            c, self._melds_n(seat), self.state.wild, self.ruleset
-        )
-
-    def _visible_count(self, tile: int, seat: int) -> int:
-        s = self.state
-        n = sum(d.count(tile) for d in s.discards)
-        for owner in (0, 1):
-            for m in s.melds[owner]:
-                if m.kind is MeldKind.CONCEALED_KONG and owner != seat:
-                    continue
-                n += sum(1 for t in m.tiles if t.index == tile)
-        if s.wild_indicator == tile:
-            n += 1
-        return n
-
-    def _win_score(
-        self, seat: int, tile: int, *, self_drawn: bool, robbing: bool = False
-    ) -> analysis.ScoreLike | None:
-        """Score ``seat`` winning on ``tile``; ``None`` when it is no legal win.
-
-        For a self-drawn win ``tile`` is already in the hand.
-        """
-        s = self.state
-        rs = self.ruleset
-        counts = list(s.concealed[seat])
-        if not self_drawn:
-            if Claim.WIN not in rs.claims:
-                return None
-            counts[tile] += 1
-        if not analysis.shape_complete(counts, self._melds_n(seat), s.wild, rs):
-            return None
-        dealer = s.dealer
-        other = 1 - seat
-        visible = self._visible_count(tile, seat)
-        if not self_drawn and not robbing:
-            visible -= 1  # the discard itself is the winning tile
-        situation = WinSituation(
-            win_tile=ALL_TILES[tile],
-            self_drawn=self_drawn,
-            last_tile=visible >= 3
-            and not robbing
-            and self._holds_no_other_copy(seat, tile, self_drawn),
-            kong=(s.after_kong if self_drawn else robbing),
-            wall_last=s.wall_count == 0 and not robbing,
-            seat_wind=self._seat_wind(seat),
-            round_wind=ALL_TILES[s.round_wind],
-            flowers=tuple(ALL_TILES[f] for f in s.flowers[seat]),
-            heavenly=self_drawn
-            and seat == dealer
-            and s.discards_made[dealer] == 0
-            and not s.interrupted,
-            earthly=self_drawn
-            and seat != dealer
-            and s.draws[seat] == 1
-            and s.discards_made[seat] == 0
-            and not s.interrupted,
-            human=not self_drawn
-            and not robbing
-            and seat != dealer
-            and s.discards_made[dealer] == 1
-            and s.discards_made[seat] == 0
-            and not s.interrupted,
-            heavenly_ready=s.heavenly_ready[seat],
-            ready=s.ready[seat],
-            ready_first=s.ready[seat]
-            and not self_drawn
-            and s.discards_made[other] == s.ready_mark[seat] + 1,
-            bonus_tiles=() if s.bonus_tile is None else (ALL_TILES[s.bonus_tile],),
-            wild=None if s.wild is None else ALL_TILES[s.wild],
-        )
-        return analysis.score_win(counts, s.melds[seat], situation, rs)
-
-    def _holds_no_other_copy(self, seat: int, tile: int, self_drawn: bool) -> bool:
-        """和绝张 needs no other copy of the winning tile in the hand.
-
-        With 财神 the scorer may let a wild stand for the winning kind, which
-        it refuses together with 和绝张; the engine therefore claims 和绝张
-        only when the winner holds no wild and the tile is not 白板 or the
-        wild kind (known gap: such a hand loses 和绝张).
-        """
-        s = self.state
-        c = s.concealed[seat]
-        if s.wild is not None and (
-            c[s.wild] > (1 if self_drawn and tile == s.wild else 0)
-            or tile in (s.wild, analysis.WHITE)
-        ):
-            return False
-        return c[tile] == (1 if self_drawn else 0)
-
-    def _can_tsumo(self, seat: int) -> bool:
-        s = self.state
-        if not (s.phase is Phase.TURN and s.turn == seat and s.self_draw):
-            return False
-        tile = s.drawn[seat]
-        if tile is None:
-            return False
-        return self._win_score(seat, tile, self_drawn=True) is not None
-
-    def _claim_options(self, seat: int, tile: int) -> list[Action]:
-        """Claims ``seat`` may make on the opponent's discard ``tile``."""
-        s = self.state
-        rs = self.ruleset
-        seq = s.seq
-        out: list[Action] = []
-        if self._win_score(seat, tile, self_drawn=False) is not None:
-            out.append(Win(seat, seq))
-        full = rs.full_discard_pool is not None and any(
-            len(d) >= rs.full_discard_pool for d in s.discards
-        )
-        if s.ready[seat] or full or tile == s.wild:
-            return out
-        c = s.concealed[seat]
-        if Claim.KONG in rs.claims and c[tile] == 3 and s.wall_count > 0:
-            out.append(Kong(seat, seq))
-        if Claim.PUNG in rs.claims and c[tile] >= 2:
-            out.append(Pung(seat, seq))
-        if Claim.CHI in rs.claims and tile < 27:
-            rank = tile % 9
-            for start in (tile - 2, tile - 1, tile):
-                if start < tile - rank or start + 2 > tile - rank + 8:
-                    continue
-                others = [t for t in (start, start + 1, start + 2) if t != tile]
-                if all(c[t] > 0 and t != s.wild for t in others):
-                    out.append(
-                        Chi(seat, seq, tuple(ALL_TILES[start + k] for k in range(3)))
-                    )
-        return out
-
-    def _turn_options(self, seat: int) -> list[Action]:
-        s = self.state
-        rs = self.ruleset
-        seq = s.seq
-        out: list[Action] = []
-        if self._can_tsumo(seat):
-            out.append(Win(seat, seq))
-        c = s.concealed[seat]
-        if s.ready[seat]:
-            d = s.drawn[seat]
-            if d is not None:
-                out.append(Discard(seat, seq, ALL_TILES[d]))
-                out.extend(self._ready_kongs(seat, d))
-            return out
-        kinds = [i for i in range(NUM_KINDS) if c[i] and i != s.wild]
-        out.extend(Discard(seat, seq, ALL_TILES[i]) for i in kinds)
-        if s.wall_count > 0:
-            out.extend(
-                ConcealedKong(seat, seq, ALL_TILES[i]) for i in kinds if c[i] == 4
-            )
-            for m in s.melds[seat]:
-                if (
-                    m.kind is MeldKind.PUNG
-                    and c[m.first.index]
-                    and m.first.index != s.wild
-                ):
-                    out.append(AddedKong(seat, seq, m.first))
-        if System.READY in rs.systems:
-            out.extend(
-                Ready(seat, seq, ALL_TILES[i])
-                for i in kinds
-                if self._shanten_after(seat, i) == 0
-            )
-        if (
-            System.SWAP in rs.systems
-            and s.swaps[seat] < rs.max_swaps
-            and s.wall_count > 0
-        ):
-            out.extend(Swap(seat, seq, ALL_TILES[i]) for i in kinds)
-        return out
-
-    def _ready_kongs(self, seat: int, drawn: int) -> list[Action]:
-        """Kongs a locked seat may make with its drawn tile.
-
-        Seed 000 报听: "报听后可手动选择是否杠" — allowed when the kong does not
-        change the waits (an added kong never does; a concealed kong must
-        leave the same waiting kinds).
-        """
-        s = self.state
-        if s.wall_count == 0 or drawn == s.wild:
-            return []
-        seq = s.seq
-        c = s.concealed[seat]
-        m = self._melds_n(seat)
-        tile = ALL_TILES[drawn]
-        if any(x.kind is MeldKind.PUNG and x.first == tile for x in s.melds[seat]):
-            return [AddedKong(seat, seq, tile)]
-        if c[drawn] != 4:
-            return []
-        before = list(c)
-        before[drawn] -= 1
-        after = list(c)
-        after[drawn] -= 4
-        rs = self.ruleset
-        waits_before = analysis.hand_waits(before, m, s.wild, rs)
-        if waits_before and waits_before == analysis.hand_waits(
-            after, m + 1, s.wild, rs
-        ):
-            return [ConcealedKong(seat, seq, tile)]
-        return []
-
-    def _can_ready_now(self, seat: int) -> bool:
-        """报听 without a discard: a waiting hand that is tenpai."""
-        s = self.state
-        if System.READY not in self.ruleset.systems or s.ready[seat]:
-            return False
-        if s.phase in (Phase.PRE_DEAL, Phase.ENDED) or not self._is_waiting(seat):
-            return False
-        return (
-            analysis.hand_shanten(
-                s.concealed[seat], self._melds_n(seat), s.wild, self.ruleset
-            )
-            == 0
-        )
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may send now, each with ``seq`` = the current seq.
-
-        ``Timeout`` is not listed: the server sends it when the deadline
-        passes (or at once for a seat in 托管).
-        """
-        s = self.state
-        if s.phase is Phase.ENDED:
-            return []
-        seq = s.seq
-        out: list[Action] = []
-        if s.pending[seat]:
-            rs = self.ruleset
-            if s.phase is Phase.PRE_DEAL:
-                opens = (False, True) if System.OPEN_HAND in rs.systems else (False,)
-                doubles = (
-                    (False, True) if System.START_DOUBLE in rs.systems else (False,)
-                )
-                out.extend(PreDeal(seat, seq, o, d) for o in opens for d in doubles)
-            elif s.phase is Phase.DOUBLE:
-                out.extend((Double(seat, seq, False), Double(seat, seq, True)))
-            elif s.phase is Phase.TURN:
-                out.extend(self._turn_options(seat))
-            elif s.phase is Phase.CLAIM:
-                assert s.last_discard is not None
-                out.extend(self._claim_options(seat, s.last_discard))
-                out.append(Pass(seat, seq))
-            elif s.phase is Phase.ROB:
-                out.extend((Win(seat, seq), Pass(seat, seq)))
-        if self._can_ready_now(seat):
-            out.append(Ready(seat, seq, None))
-        out.append(AutoPlay(seat, seq, not s.auto[seat]))
-        return out
-
-    def default_action(self, seat: int) -> Action | None:
-        """The move a ``timeout`` applies for ``seat``, or ``None`` if not asked.
-
-        Seed 000 游戏说明/异常处理: discard the rightmost tile (the one just
-        drawn; without one, the highest tile in sort order), pass a claim,
-        decline every pre-deal choice; but a seat in 托管 or 报听 that can win,
-        wins.
-        """
-        s = self.state
-        if s.phase is Phase.ENDED or not s.pending[seat]:
-            return None
-        seq = s.seq
-        eager = s.auto[seat] or s.ready[seat]
-        if s.phase is Phase.PRE_DEAL:
-            return PreDeal(seat, seq)
-        if s.phase is Phase.DOUBLE:
-            return Double(seat, seq, False)
-        if s.phase is Phase.TURN:
-            if eager and self._can_tsumo(seat):
-                return Win(seat, seq)
-            d = s.drawn[seat]
-            if d is None or d == s.wild and not s.ready[seat]:
-                c = s.concealed[seat]
-                d = max(i for i in range(NUM_KINDS) if c[i] and i != s.wild)
-            return Discard(seat, seq, ALL_TILES[d])
-        if s.phase is Phase.CLAIM:
-            assert s.last_discard is not None
-            if eager and self._win_score(seat, s.last_discard, self_drawn=False):
-                return Win(seat, seq)
-            return Pass(seat, seq)
-        # ROB: robbing is always a win option here
-        return Win(seat, seq) if eager else Pass(seat, seq)
 
     # ---------------------------------------------------------------- writing
     def apply(self, action: Action, now: float) -> list[Event]:
@@ -1350,79 +1052,5 @@ class Hand:
 
     # ------------------------------------------------------------------ view
     def view(self, seat: int) -> dict[str, JSON]:
-        """What ``seat`` may see, JSON-ready.
-
-        Own tiles (sorted, the drawn tile apart), the opponent's concealed
-        count (its tiles only under 明牌 or after the end), melds (the
-        opponent's 暗杠 face down), discards, flowers, wall count,
-        indicators, whose turn, deadline, legal actions, doubles, 任务.
-        Never the wall, the seed (before the end) or hidden tiles.
-        """
-        s = self.state
-        if seat not in (0, 1):
-            raise InvalidActionError("seat must be 0 or 1")
-        ended = s.phase is Phase.ENDED
-
-        def side(i: int) -> dict[str, JSON]:
-            mine = i == seat
-            show = mine or ended or s.open_hand[i]
-            tiles = self.tiles_of(i)
-            drawn = s.drawn[i]
-            standing = list(tiles)
-            if drawn is not None and not ended:
-                standing.remove(ALL_TILES[drawn])
-            melds: list[JSON] = []
-            for m in s.melds[i]:
-                hidden = m.kind is MeldKind.CONCEALED_KONG and not (mine or ended)
-                melds.append(
-                    {
-                        "kind": m.kind.value,
-                        "tiles": None if hidden else [str(t) for t in m.tiles],
-                    }
-                )
-            out: dict[str, JSON] = {
-                "seat": i,
-                "wind": str(self._seat_wind(i)),
-                "concealed_count": len(tiles),
-                "melds": melds,
-                "discards": [_t(t) for t in s.discards[i]],
-                "flowers": [_t(t) for t in s.flowers[i]],
-                "ready": s.ready[i],
-                "auto_play": s.auto[i],
-                "open_hand": s.open_hand[i],
-                "start_double": s.start_double[i],
-                "deal_double": s.deal_double[i],
-                "win_doubles": s.win_doubles[i],
-                "swaps": s.swaps[i],
-            }
-            if show:
-                out["concealed"] = [str(t) for t in standing]
-                out["drawn"] = None if drawn is None or ended else _t(drawn)
-            if mine or ended:
-                out["swapped"] = [_t(t) for t in s.swapped[i]]
-            return out
-
-        return {
-            "seq": s.seq,
-            "ruleset": s.ruleset,
-            "seat": seat,
-            "dealer": s.dealer,
-            "round_wind": _t(s.round_wind),
-            "phase": s.phase.value,
-            "turn": s.turn,
-            "pending": [i for i in (0, 1) if s.pending[i]],
-            "deadline": s.deadline,
-            "wall_count": s.wall_count,
-            "commitment": s.commitment,
-            "last_discard": None if s.last_discard is None else _t(s.last_discard),
-            "indicators": {
-                "bonus_tile": None if s.bonus_tile is None else _t(s.bonus_tile),
-                "wild": None if s.wild is None else _t(s.wild),
-            },
-            "task": None if s.task is None else s.task.to_json(),
-            "me": side(seat),
-            "opponent": side(1 - seat),
-            "legal_actions": [a.to_json() for a in self.legal_actions(seat)],
-            "result": s.result,
-            "seed": s.seed if ended else None,
-        }
+        """What ``seat`` may see (see :func:`games.engine.view.render_view`)."""
+        return render_view(self, seat)

@@ -1,0 +1,97 @@
+"""``view(seat)``: what one seat may see of a hand, as JSON-ready data."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..rules.melds import MeldKind
+from ..rules.tiles import ALL_TILES
+from .actions import JSON
+from .errors import InvalidActionError
+from .state import Phase
+
+if TYPE_CHECKING:
+    from .hand import Hand
+
+
+def _t(index: int) -> str:
+    return str(ALL_TILES[index])
+
+
+def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
+    """What ``seat`` may see, JSON-ready.
+
+    Own tiles (sorted, the drawn tile apart), the opponent's concealed
+    count (its tiles only under 明牌 or after the end), melds (the
+    opponent's 暗杠 face down), discards, flowers, wall count,
+    indicators, whose turn, deadline, legal actions, doubles, 任务.
+    Never the wall, the seed (before the end) or hidden tiles.
+    """
+    s = hand.state
+    if seat not in (0, 1):
+        raise InvalidActionError("seat must be 0 or 1")
+    ended = s.phase is Phase.ENDED
+
+    def side(i: int) -> dict[str, JSON]:
+        mine = i == seat
+        show = mine or ended or s.open_hand[i]
+        tiles = hand.tiles_of(i)
+        drawn = s.drawn[i]
+        standing = list(tiles)
+        if drawn is not None and not ended:
+            standing.remove(ALL_TILES[drawn])
+        melds: list[JSON] = []
+        for m in s.melds[i]:
+            hidden = m.kind is MeldKind.CONCEALED_KONG and not (mine or ended)
+            melds.append(
+                {
+                    "kind": m.kind.value,
+                    "tiles": None if hidden else [str(t) for t in m.tiles],
+                }
+            )
+        out: dict[str, JSON] = {
+            "seat": i,
+            "wind": str(hand.seat_wind(i)),
+            "concealed_count": len(tiles),
+            "melds": melds,
+            "discards": [_t(t) for t in s.discards[i]],
+            "flowers": [_t(t) for t in s.flowers[i]],
+            "ready": s.ready[i],
+            "auto_play": s.auto[i],
+            "open_hand": s.open_hand[i],
+            "start_double": s.start_double[i],
+            "deal_double": s.deal_double[i],
+            "win_doubles": s.win_doubles[i],
+            "swaps": s.swaps[i],
+        }
+        if show:
+            out["concealed"] = [str(t) for t in standing]
+            out["drawn"] = None if drawn is None or ended else _t(drawn)
+        if mine or ended:
+            out["swapped"] = [_t(t) for t in s.swapped[i]]
+        return out
+
+    return {
+        "seq": s.seq,
+        "ruleset": s.ruleset,
+        "seat": seat,
+        "dealer": s.dealer,
+        "round_wind": _t(s.round_wind),
+        "phase": s.phase.value,
+        "turn": s.turn,
+        "pending": [i for i in (0, 1) if s.pending[i]],
+        "deadline": s.deadline,
+        "wall_count": s.wall_count,
+        "commitment": s.commitment,
+        "last_discard": None if s.last_discard is None else _t(s.last_discard),
+        "indicators": {
+            "bonus_tile": None if s.bonus_tile is None else _t(s.bonus_tile),
+            "wild": None if s.wild is None else _t(s.wild),
+        },
+        "task": None if s.task is None else s.task.to_json(),
+        "me": side(seat),
+        "opponent": side(1 - seat),
+        "legal_actions": [a.to_json() for a in hand.legal_actions(seat)],
+        "result": s.result,
+        "seed": s.seed if ended else None,
+    }
