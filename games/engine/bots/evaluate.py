@@ -32,6 +32,7 @@ from ...rules.rulesets import RuleSet, System
 from ...rules.shanten import Shape, min_deficiency
 from ...rules.situation import WinSituation
 from ...rules.tiles import NUM_KINDS, Tile
+from ...rules.waits import waits as rules_waits
 from .observation import Observation
 from .plans import INF, Plan, plan_deficiency, plans_for
 
@@ -64,6 +65,7 @@ class Style:
         score_waits: value waiting hands with the scorer (min-fan check).
         tempo: fan-equivalent credited to any win (it stops the opponent's).
         defence: weight of the deal-in risk (0 ignores it).
+        deep: discards whose effective tiles are counted exactly.
     """
 
     plans: bool = True
@@ -72,6 +74,7 @@ class Style:
     score_waits: bool = True
     tempo: float = 2.0
     defence: float = 1.0
+    deep: int = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,32 +324,41 @@ def value(
     *,
     ready: bool = False,
     plans: Sequence[Plan] | None = None,
+    levels: dict[str, int] | None = None,
+    cheap: bool = False,
 ) -> Estimate:
     """Estimate a waiting hand (``13 - 3m`` concealed tiles incl. wilds).
 
     ``ready``: value it as declared 报听 (the rule set's 听牌胡 multiplier).
     ``plans``: restrict to these plans (default: the context's).
+    ``levels``: plan name → the deficiency the plan can reach from the
+    14-tile hand; effective tiles are counted only at that level (a discard
+    that falls behind it gets a generic count, which saves time).
+    ``cheap``: use the generic count for every plan.
     """
     t, wilds = split_wild(counts, ctx.wild)
     plans = ctx.plans if plans is None else plans
     rs = ctx.obs.ruleset
-    free = plans_for(rs)[0]
-    d_free = plan_deficiency(free, t, melds, wilds)
+    all_plan = any_shape_plan(rs)
+    d_all = plan_deficiency(all_plan, t, melds, wilds)
     best: Estimate | None = None
-    if d_free <= 1:
-        waits = _improving(ctx, free, t, melds, wilds, d_free, all_kinds=True)
+    if d_all <= 1:
+        waits = rules_waits(t, melds=len(melds), wilds=wilds, shapes=rs.shapes)
         best = _tenpai_estimate(ctx, counts, melds, waits, ready)
         if best is not None and best.utility > 0 and not ctx.style.plans:
             return best
-    near = _near(t)
+    near: list[int] | None = None
     bonus = _concealed_bonus(ctx, melds)
     for plan in plans:
-        d = d_free if plan is free else plan_deficiency(plan, t, melds, wilds)
+        d = plan_deficiency(plan, t, melds, wilds)
         if d >= INF:
             continue
-        if d == 1 and plan is free and best is not None:
+        if d == 1 and best is not None and best.plan == "WAIT":
             continue  # the exact estimate above covers it
-        if ctx.style.ukeire:
+        at_best = not cheap and (levels is None or d <= levels.get(plan.name, INF))
+        if ctx.style.ukeire and at_best:
+            if near is None:
+                near = _near(t)
             useful = _improving(
                 ctx,
                 plan,
@@ -359,7 +371,7 @@ def value(
             )
             uk = sum(ctx.unseen[k] for k in useful)
         else:
-            uk = int(14 if d > 1 else 6)
+            uk = int((14 if d > 1 else 6) * ctx.pool / 100)
         v = float(plan.points) + 1.0
         if plan.allowed is None:
             v += ctx.implied
@@ -372,14 +384,14 @@ def value(
         if d == 1:
             util *= 0.5  # waiting on the plan's tiles but no scored wait: fragile
         if best is None or util > best.utility:
-            best = Estimate(util, d, d_free, uk, plan.name, (), v, p)
+            best = Estimate(util, d, d_all, uk, plan.name, (), v, p)
     if best is None:
-        return Estimate(0.0, INF, d_free, 0, "NONE")
-    if best.free_deficiency != d_free:
+        return Estimate(0.0, INF, d_all, 0, "NONE")
+    if best.free_deficiency != d_all:
         best = Estimate(
             best.utility,
             best.deficiency,
-            d_free,
+            d_all,
             best.ukeire,
             best.plan,
             best.waits,
@@ -387,6 +399,17 @@ def value(
             best.p_win,
         )
     return best
+
+
+_ANY: dict[str, Plan] = {}
+
+
+def any_shape_plan(ruleset: RuleSet) -> Plan:
+    """A plan allowing every shape of the rule set (for waits and shanten)."""
+    got = _ANY.get(ruleset.name)
+    if got is None:
+        got = _ANY[ruleset.name] = Plan("ANY", 0, None, frozenset(ruleset.shapes))
+    return got
 
 
 def _improving(
@@ -409,7 +432,7 @@ def _improving(
         kinds = near
     allowed = plan.allowed
     out = []
-    free = plan.name == "FREE" and not plan.chows and not plan.pungs_only
+    free = plan.allowed is None and not plan.chows and not plan.pungs_only
     for k in kinds:
         if allowed is not None and k not in allowed:
             continue
@@ -436,39 +459,51 @@ def rank_discards(
     Returns ``(score, kind, estimate)`` with ``score = utility - risk``, where
     risk is the deal-in cost of :func:`danger` weighted by the style.
     """
-    plans = select_plans(ctx, counts, melds)
+    plans, levels = select_plans(ctx, counts, melds)
     risk = discard_risk(ctx) if ctx.style.defence > 0 else None
-    out: list[tuple[float, int, Estimate]] = []
     work = list(counts)
-    for k in range(NUM_KINDS):
-        if not work[k]:
-            continue
+
+    def scored(k: int, cheap: bool) -> tuple[float, int, Estimate]:
         work[k] -= 1
-        est = value(ctx, work, melds, ready=ready, plans=plans)
+        est = value(
+            ctx, work, melds, ready=ready, plans=plans, levels=levels, cheap=cheap
+        )
         work[k] += 1
         score = est.utility
         if k == ctx.wild:
             score -= 100.0  # never throw a 财神
         if risk is not None:
             score -= risk[k] * (ctx.opp_value + est.utility) * ctx.style.defence
-        out.append((score, k, est))
-    out.sort(key=lambda x: -x[0])
-    return out
+        return (score, k, est)
+
+    # a cheap pass (deficiencies, generic effective tiles) for every discard,
+    # then the effective tiles counted for the most promising few
+    first = [scored(k, True) for k in range(NUM_KINDS) if work[k]]
+    first.sort(key=lambda x: -x[0])
+    if not ctx.style.ukeire:
+        return first
+    deep = [scored(k, False) for _, k, _ in first[: ctx.style.deep]]
+    deep.sort(key=lambda x: -x[0])
+    return deep + first[ctx.style.deep :]
 
 
 def select_plans(
     ctx: Context, counts: Sequence[int], melds: Sequence[Meld]
-) -> tuple[Plan, ...]:
-    """Keep the few plans closest to completion for a ``14 - 3m`` hand."""
+) -> tuple[tuple[Plan, ...], dict[str, int]]:
+    """Keep the few plans closest to completion for a ``14 - 3m`` hand.
+
+    Returns the plans and, per plan name, the least deficiency a discard
+    can leave (the deficiency of the 14-tile hand).
+    """
     plans = ctx.plans
-    if len(plans) <= 1:
-        return plans
     t, wilds = split_wild(counts, ctx.wild)
+    levels: dict[str, int] = {}
     scored: list[tuple[float, int, Plan]] = []
     for i, plan in enumerate(plans):
         d = plan_deficiency(plan, t, melds, wilds)
         if d >= INF:
             continue
+        levels[plan.name] = min(d, levels.get(plan.name, INF))
         v = float(plan.points) + (ctx.implied if plan.allowed is None else 0.0)
         rough = (0.3**d) * (v + ctx.style.tempo)
         scored.append((rough, i, plan))
@@ -476,7 +511,7 @@ def select_plans(
     keep = [p for _, _, p in scored[: ctx.style.max_plans]]
     if plans[0] not in keep:
         keep.insert(0, plans[0])
-    return tuple(keep)
+    return tuple(keep), levels
 
 
 def danger(obs: Observation) -> list[float]:

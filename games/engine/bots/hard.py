@@ -20,7 +20,8 @@ class HardBot(PlanningBot):
     level = "hard"
     style = ev.Style(
         plans=True,
-        max_plans=5,
+        max_plans=3,
+        deep=3,
         ukeire=True,
         score_waits=True,
         tempo=6.0,

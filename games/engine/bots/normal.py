@@ -19,6 +19,7 @@ class NormalBot(PlanningBot):
     style = ev.Style(
         plans=True,
         max_plans=2,
+        deep=3,
         ukeire=True,
         score_waits=True,
         tempo=4.0,

@@ -145,7 +145,9 @@ def plans_for(ruleset: RuleSet) -> tuple[Plan, ...]:
     suits = [s for s in range(3) if any(9 * s + r in kinds for r in range(9))]
     honors = frozenset(k for k in range(27, 34) if k in kinds)
     regular = frozenset(ruleset.shapes & {Shape.REGULAR})
-    out: list[Plan] = [Plan("FREE", 0, None, frozenset(ruleset.shapes))]
+    # the free plan: the regular shape (other shapes are plans of their own)
+    free_shapes = regular or frozenset(ruleset.shapes)
+    out: list[Plan] = [Plan("FREE", 0, None, free_shapes)]
     if Shape.REGULAR in ruleset.shapes:
         for s in suits:
             suit = frozenset(range(9 * s, 9 * s + 9))
@@ -199,6 +201,7 @@ def plans_for(ruleset: RuleSet) -> tuple[Plan, ...]:
         (Shape.SEVEN_PAIRS, "SEVEN_PAIRS"),
         (Shape.KNITTED_STRAIGHT, "KNITTED_STRAIGHT"),
         (Shape.HONORS_AND_KNITTED, "LESSER_HONORS_AND_KNITTED_TILES"),
+        (Shape.THIRTEEN_ORPHANS, "THIRTEEN_ORPHANS"),
     ):
         if shape in ruleset.shapes:
             p = _points(ruleset, fan_id)
