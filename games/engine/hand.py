@@ -116,21 +116,41 @@ def resolve_claims(claims: dict[int, Claim]) -> int | None:
 
 
 def next_deal(
-    *, dealer: int, round_wind: Tile, winner: int | None, round_starter: int
+    *,
+    dealer: int,
+    round_wind: Tile,
+    winner: int | None,
+    round_starter: int,
+    rotation: str = "winner",
 ) -> tuple[int, Tile]:
     """Return ``(dealer, round_wind)`` of the next hand.
 
-    Seed 000: 谁和牌下盘当庄家，若流局则上盘的庄家下盘继续当庄家.  The round
-    wind (圈风) advances 东→南→西→北→东 when the deal comes back to the seat
-    that dealt first in the round (``round_starter``), i.e. after both seats
-    have dealt — the two-player reading of "四人各坐一次庄为一圈" (documented
-    choice; the seeds do not say more for two players).
+    ``rotation="winner"`` (issue 4; seed 000 优嘻网: 谁和牌下盘当庄家，若流局则
+    上盘的庄家下盘继续当庄家): the winner deals, after a draw the dealer keeps
+    the deal.  ``rotation="alternate"`` (seed 000 二人麻将 术语 五: 无论是否和
+    牌，庄家不连庄, the reading games/rules/RULES.md takes for ``erren``): the
+    deal passes every hand.  The rule sets do not carry this choice yet, so
+    the caller passes it.
+
+    The round wind (圈风) advances 东→南→西→北→东 when the deal comes back to
+    the seat that dealt first in the round (``round_starter``), i.e. after
+    both seats have dealt — the two-player reading of "四人各坐一次庄为一圈"
+    (seed 000 圈风刻: "第一圈是东风圈、第二圈是南风圈…").
+
+    Raises:
+        ValueError: unknown ``rotation``.
     """
-    if winner is None or winner == dealer:
+    if rotation == "alternate":
+        new = 1 - dealer
+    elif rotation == "winner":
+        new = dealer if winner is None else winner
+    else:
+        raise ValueError(f"rotation must be 'winner' or 'alternate', got {rotation!r}")
+    if new == dealer:
         return dealer, round_wind
-    if winner == round_starter:
-        return winner, ALL_TILES[27 + (round_wind.index - 27 + 1) % 4]
-    return winner, round_wind
+    if new == round_starter:
+        return new, ALL_TILES[27 + (round_wind.index - 27 + 1) % 4]
+    return new, round_wind
 
 
 def _t(index: int) -> str:

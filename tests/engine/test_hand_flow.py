@@ -337,3 +337,15 @@ def test_ready_seat_may_not_kong_when_the_waits_change():
         "discard",
         "win",
     ]
+
+
+def test_next_deal_alternating_rotation_passes_the_deal_every_hand():
+    east, south = T("1z"), T("2z")
+    assert next_deal(
+        dealer=0, round_wind=east, winner=0, round_starter=0, rotation="alternate"
+    ) == (1, east)
+    assert next_deal(
+        dealer=1, round_wind=east, winner=None, round_starter=0, rotation="alternate"
+    ) == (0, south)
+    with pytest.raises(ValueError):
+        next_deal(dealer=0, round_wind=east, winner=0, round_starter=0, rotation="x")
