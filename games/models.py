@@ -1,1 +1,350 @@
-"""Game models (tables, hands, event logs) arrive with the play issues."""
+"""Game models: rooms, tables, matches, hands and their event logs, reports.
+
+A hand is its seed plus its event log (:class:`HandEvent`); the engine's
+:class:`~games.engine.hand.Hand` is rebuilt from them (``Hand.replay``).  The
+:class:`Table` row is the lock that serialises every write to a table
+(``select_for_update`` in ``games.services``); its ``seq`` mirrors the
+current hand's last event so a scheduled timeout can tell whether it is
+still due.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.rules.rulesets import DEFAULT as DEFAULT_RULESET
+from games.rules.rulesets import NAMES as RULESET_NAMES
+
+RULESET_CHOICES = [(name, name) for name in RULESET_NAMES]
+
+
+class Room(models.Model):
+    """A lobby room (场): 房间基数 (coins per fan), entry minimum, rule set.
+
+    Set as data in the admin; the first three come from a data migration
+    (新手场 10 / 初级场 100 / 高级场 1000, each with a minimum balance of 20×
+    its stake so a player can pay a 20-fan loss — the erren minimum is 8 fan,
+    most wins are 8–24).
+    """
+
+    name = models.CharField(_("名称"), max_length=32, unique=True)
+    stake = models.PositiveIntegerField(_("房间基数"), help_text=_("每番的游戏币。"))
+    min_balance = models.PositiveBigIntegerField(
+        _("最低游戏币"), help_text=_("入场需要的最少游戏币。")
+    )
+    ruleset = models.CharField(
+        _("规则"), max_length=16, choices=RULESET_CHOICES, default=DEFAULT_RULESET
+    )
+    active = models.BooleanField(_("开放"), default=True)
+    order = models.PositiveSmallIntegerField(_("排序"), default=0)
+
+    class Meta:
+        verbose_name = _("房间")
+        verbose_name_plural = _("房间")
+        ordering = ["order", "stake", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """A table (牌桌): two seats, the live hand and its timer.
+
+    Seat 1 of a bot table is played by the server (``bot_level``); its user
+    is None.  ``seq`` is the current hand's last event number (0 between
+    hands).  ``deadline`` is when the open prompt times out; ``veil`` hides,
+    from the seat that just discarded, whether the opponent had a claim
+    (see ``games.services.play``).  ``connections`` counts open websockets
+    per seat (for 托管 on disconnect).
+    """
+
+    class Kind(models.TextChoices):
+        QUICK = "quick", _("快速开始")
+        BOT = "bot", _("人机练习")
+        FRIEND = "friend", _("好友房")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("等待对手")
+        PLAYING = "playing", _("对局中")
+        SETTLING = "settling", _("结算中")
+        CLOSED = "closed", _("已关闭")
+
+    room = models.ForeignKey(
+        Room, on_delete=models.PROTECT, related_name="tables", verbose_name=_("房间")
+    )
+    kind = models.CharField(_("类型"), max_length=8, choices=Kind.choices)
+    status = models.CharField(
+        _("状态"),
+        max_length=10,
+        choices=Status.choices,
+        default=Status.WAITING,
+        db_index=True,
+    )
+    invite_token = models.CharField(
+        _("邀请码"), max_length=32, unique=True, null=True, blank=True
+    )
+    seat0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("座位0"),
+    )
+    seat1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("座位1"),
+    )
+    bot_level = models.CharField(_("机器人等级"), max_length=8, blank=True)
+    match = models.ForeignKey(
+        "Match",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("当前系列赛"),
+    )
+    hand = models.ForeignKey(
+        "HandRecord",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("当前一盘"),
+    )
+    seq = models.PositiveIntegerField(_("序号"), default=0)
+    deadline = models.DateTimeField(_("截止时间"), null=True, blank=True)
+    settle_deadline = models.DateTimeField(_("结算倒计时"), null=True, blank=True)
+    continue_votes = models.JSONField(_("继续"), default=list, blank=True)
+    veil = models.JSONField(_("遮挡"), null=True, blank=True)
+    connections = models.JSONField(_("连接数"), default=list, blank=True)
+    created = models.DateTimeField(_("创建时间"), default=timezone.now)
+    updated = models.DateTimeField(_("更新时间"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("牌桌")
+        verbose_name_plural = _("牌桌")
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["room", "status", "kind"])]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_kind_display()}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == self.Kind.BOT
+
+    def seat_user_id(self, seat: int) -> int | None:
+        return self.seat0_id if seat == 0 else self.seat1_id
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The seat ``user_id`` holds (0/1), or None."""
+        if user_id is None:
+            return None
+        if self.seat0_id == user_id:
+            return 0
+        if self.seat1_id == user_id:
+            return 1
+        return None
+
+    def is_human(self, seat: int) -> bool:
+        return not (self.is_bot and seat == 1)
+
+
+class Match(models.Model):
+    """A series (系列赛) between two players at one table: dealer and round.
+
+    Dealer and round wind follow ``games.engine.hand.next_deal`` (seed 000:
+    the winner deals next; a draw keeps the dealer).
+    """
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("牌桌")
+    )
+    seat0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name=_("座位0"),
+    )
+    seat1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("座位1"),
+    )
+    hands_played = models.PositiveIntegerField(_("盘数"), default=0)
+    wins = models.JSONField(_("胜局"), default=list)
+    coins = models.JSONField(_("游戏币变化"), default=list)
+    dealer = models.PositiveSmallIntegerField(_("庄家"), default=0)
+    round_wind = models.CharField(_("圈风"), max_length=2, default="1z")
+    round_starter = models.PositiveSmallIntegerField(_("首庄"), default=0)
+    started = models.DateTimeField(_("开始"), default=timezone.now)
+    ended = models.DateTimeField(_("结束"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("系列赛")
+        verbose_name_plural = _("系列赛")
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} ({self.hands_played})"
+
+
+class HandRecord(models.Model):
+    """One hand (盘): rule set, seed commitment, result and settlement.
+
+    ``seed`` stays empty until the hand has ended (provably fair: the
+    commitment is public from the first event).  ``settled`` is the
+    exactly-once guard of the settlement.
+    """
+
+    class Status(models.TextChoices):
+        LIVE = "live", _("进行中")
+        ENDED = "ended", _("已结束")
+        ANNULLED = "annulled", _("已作废")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="hands", verbose_name=_("牌桌")
+    )
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.CASCADE,
+        related_name="hands",
+        null=True,
+        blank=True,
+        verbose_name=_("系列赛"),
+    )
+    number = models.PositiveIntegerField(_("第几盘"), default=1)
+    seat0 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name=_("座位0"),
+    )
+    seat1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("座位1"),
+    )
+    ruleset = models.CharField(_("规则"), max_length=16, choices=RULESET_CHOICES)
+    stake = models.PositiveIntegerField(_("房间基数"))
+    practice = models.BooleanField(
+        _("练习"), default=False, help_text=_("人机练习：不计游戏币和实力积分。")
+    )
+    commitment = models.CharField(_("种子承诺"), max_length=64)
+    seed = models.CharField(
+        _("种子"), max_length=64, blank=True, help_text=_("结束后公开。")
+    )
+    secret_seed = models.CharField(_("内部种子"), max_length=64, editable=False)
+    status = models.CharField(
+        _("状态"), max_length=10, choices=Status.choices, default=Status.LIVE
+    )
+    result = models.JSONField(_("结果"), null=True, blank=True)
+    settlement = models.JSONField(_("结算"), null=True, blank=True)
+    settled = models.BooleanField(_("已结算"), default=False)
+    started = models.DateTimeField(_("开始"), default=timezone.now, db_index=True)
+    ended = models.DateTimeField(_("结束"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("牌局")
+        verbose_name_plural = _("牌局")
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.ruleset}"
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        if user_id is None:
+            return None
+        if self.seat0_id == user_id:
+            return 0
+        if self.seat1_id == user_id:
+            return 1
+        return None
+
+
+class HandEvent(models.Model):
+    """One entry of a hand's log, exactly as the engine emitted it.
+
+    ``payload`` is the full form, ``public`` the redacted one for seats
+    outside ``visible_to`` (None: the payload is public), ``action`` the
+    JSON of the causing action (server only).
+    """
+
+    hand = models.ForeignKey(
+        HandRecord, on_delete=models.CASCADE, related_name="events"
+    )
+    seq = models.PositiveIntegerField(_("序号"))
+    kind = models.CharField(_("类型"), max_length=24)
+    seat = models.PositiveSmallIntegerField(_("座位"), null=True, blank=True)
+    payload = models.JSONField(_("内容"))
+    public = models.JSONField(_("公开内容"), null=True, blank=True)
+    visible_to = models.JSONField(_("可见座位"), default=list)
+    at = models.FloatField(_("时间"))
+    action = models.JSONField(_("动作"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("牌局事件")
+        verbose_name_plural = _("牌局事件")
+        ordering = ["hand", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="unique_hand_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}:{self.seq} {self.kind}"
+
+
+class Report(models.Model):
+    """A player's report (举报) against a hand; the moderation queue comes later."""
+
+    class Reason(models.TextChoices):
+        CHEATING = "cheating", _("作弊")
+        ABUSE = "abuse", _("辱骂")
+        STALLING = "stalling", _("故意拖延")
+        BUG = "bug", _("程序错误")
+        OTHER = "other", _("其他")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports",
+        verbose_name=_("举报人"),
+    )
+    hand = models.ForeignKey(
+        HandRecord,
+        on_delete=models.CASCADE,
+        related_name="reports",
+        verbose_name=_("牌局"),
+    )
+    reason = models.CharField(_("原因"), max_length=10, choices=Reason.choices)
+    text = models.TextField(_("说明"), blank=True, max_length=2000)
+    created = models.DateTimeField(_("时间"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("举报")
+        verbose_name_plural = _("举报")
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reporter", "hand"], name="one_report_per_hand_and_reporter"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_reason_display()} #{self.hand_id}"

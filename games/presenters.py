@@ -1,0 +1,612 @@
+"""What one seat sees: the template context and the rendered frame.
+
+:func:`seat_context` builds, from ``Hand.view(seat)`` and the table, the
+context of ``templates/games/partials/frame.html``; :func:`render_frame`
+renders it.  Each seat's consumer calls :func:`render_frame` after every
+event, so a browser only ever receives what its own seat may see (the engine's
+``view`` never holds the wall, the seed before the end, or the opponent's
+concealed tiles except under 明牌).
+
+Context keys (the contract with the templates; tiles are notation strings
+such as ``"5m"``, times are epoch milliseconds):
+
+``table``        {id, kind, status, room {name, stake}, ruleset, practice,
+                  ws_url, record_url (current hand's record page)}
+``seat``         this seat (0/1)
+``seq``          the sequence number the next action answers (send it back)
+``phase``        ``waiting`` (no hand yet / opponent to join), ``pre_deal``,
+                 ``double``, ``turn``, ``claim``, ``rob``, ``ended``; to the
+                 seat that just discarded, the opponent's claim window and its
+                 draw look alike (``turn`` of the opponent, no deadline) for a
+                 short random moment (the veil, see games.services.play)
+``my_turn``      this seat must act now (a prompt is open for it)
+``turn``         "me" / "opponent" / None: whose move the table waits for
+``players``      {me, opponent}: each {seat, nickname, level (name or None),
+                 balance (None for the bot), rating, wind ("1z"), wind_zh
+                 ("东"), dealer (bool), is_bot, auto_play, ready, open_hand,
+                 start_double, deal_double, win_doubles, swaps}
+``me``           {tiles (standing, sorted, without the drawn one), drawn
+                 (tile or None, shown apart at the right), count, melds
+                 [{kind, tiles (list or None when face down)}], discards,
+                 flowers, swapped}
+``opponent``     {count, tiles (list only under 明牌 or after the end, else
+                 None), drawn (same rule), melds, discards, flowers}
+``last_discard`` {seat: "me"/"opponent", tile, index (position in that pool)}
+                 or None
+``wall_count``   tiles left to draw
+``round_wind``   "1z".."4z";  ``indicators`` {bonus_tile (加番牌), wild (财神)}
+``task``         {kind, tile, fan, factor} (任务) or None
+``systems``      the rule set's systems (``ready``, ``swap``, ``win_double`` ...)
+``deadline``     {at (ms), seconds (the phase's full time, for the bar),
+                  seat: "me"/"opponent"} or None
+``now``          server time (ms) when rendered, to correct the client's clock
+``actions``      buttons for this seat (empty/False when it is not asked):
+                 discard (bool: clicking a tile discards it),
+                 discard_waits {tile: [{tile, left}]} (waits each discard
+                 would leave; only tenpai-leaving discards are listed),
+                 chi [{tiles: "345m", list: ["3m","4m","5m"]}], pung (bool),
+                 kong [{tile, kind: kong|concealed_kong|added_kong}],
+                 hu (bool), pass (bool),
+                 ting [{tile (discard, or None for 报听 without discard),
+                 waits [{tile, left}]}],
+                 auto {on (current 托管 state), available},
+                 pre_deal {open (明牌 offered), double (开始加倍 offered)} or None,
+                 double (加倍 prompt after the deal),
+                 swap {tiles, used, max, free (the next swap is free)} or None,
+                 win_double {count, max} or None (when hu is offered and the
+                 rule set has 胡加倍: declining the win raises the multiplier)
+``tenpai``       {waits [{tile, left}]} for a waiting hand, else None
+``settlement``   None until the end, then {result "win"|"draw", reason,
+                 winner "me"/"opponent"/None, self_drawn, win_tile,
+                 fans [{id, zh, en, points, count}], fan_total,
+                 lines [{key, zh, en, value, note}] (multipliers, cap, rake...),
+                 coins {me, opponent}, skill {me, opponent}, practice,
+                 hands {me, opponent} (both hands open), seed, commitment,
+                 hand_id, record_url, countdown (ms epoch when the table
+                 returns players to the lobby), continue_voted {me, opponent},
+                 annulled (bool: 系统断线 和局)}
+``match``        {hands_played, wins {me, opponent}}
+``toast``        a message to show once (refusals), or None
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import escape
+
+from accounts.models import Profile
+from accounts.selectors import level_for_points
+from games.engine import analysis
+from games.engine.hand import Hand
+from games.rules.rulesets import get as get_ruleset
+from games.rules.tiles import ALL_TILES, NUM_KINDS, Tile
+
+from .models import HandRecord, Table
+
+FRAME_TEMPLATE = "games/partials/frame.html"
+
+WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
+
+
+def _who(seat: int | None, me: int) -> str | None:
+    if seat is None:
+        return None
+    return "me" if seat == me else "opponent"
+
+
+def _record_url(hand_id: int | None) -> str | None:
+    if hand_id is None:
+        return None
+    try:
+        return reverse("games:hand_record", args=[hand_id])
+    except NoReverseMatch:
+        return f"/hands/{hand_id}/"
+
+
+def _player(table: Table, seat: int, side: dict[str, Any] | None) -> dict[str, Any]:
+    user_id = table.seat_user_id(seat)
+    profile = (
+        Profile.objects.filter(user_id=user_id).first() if user_id is not None else None
+    )
+    side = side or {}
+    if profile is None:
+        bot = not table.is_human(seat)
+        nickname = f"机器人（{table.bot_level}）" if bot else "等待入座"
+        level = balance = rating = None
+    else:
+        bot = profile.is_bot or not table.is_human(seat)
+        nickname = profile.nickname
+        lvl = level_for_points(points=profile.rating_points)
+        level = lvl.name if lvl else None
+        balance, rating = profile.coins, profile.rating_points
+    wind = side.get("wind")
+    return {
+        "seat": seat,
+        "nickname": nickname,
+        "level": level,
+        "balance": balance,
+        "rating": rating,
+        "wind": wind,
+        "wind_zh": WIND_ZH.get(wind or "", ""),
+        "dealer": False,
+        "is_bot": bot,
+        "auto_play": bool(side.get("auto_play")),
+        "ready": bool(side.get("ready")),
+        "open_hand": bool(side.get("open_hand")),
+        "start_double": bool(side.get("start_double")),
+        "deal_double": bool(side.get("deal_double")),
+        "win_doubles": int(side.get("win_doubles") or 0),
+        "swaps": int(side.get("swaps") or 0),
+    }
+
+
+def _visible_counts(view: dict[str, Any]) -> list[int]:
+    """Per kind, the copies this seat can see (for 'how many are left')."""
+    seen = [0] * NUM_KINDS
+
+    def add(text: str | None) -> None:
+        if text:
+            i = Tile.parse(text).index
+            if i < NUM_KINDS:
+                seen[i] += 1
+
+    for key in ("me", "opponent"):
+        side = view[key]
+        for t in side.get("concealed") or ():
+            add(t)
+        add(side.get("drawn"))
+        for m in side["melds"]:
+            for t in m["tiles"] or ():
+                add(t)
+        for t in side["discards"]:
+            add(t)
+    add(view["indicators"].get("wild"))
+    return [min(n, 4) for n in seen]
+
+
+def _waits(
+    hand: Hand, seat: int, counts: list[int], seen: list[int]
+) -> list[dict[str, Any]]:
+    s = hand.state
+    kinds = analysis.hand_waits(counts, len(s.melds[seat]), s.wild, hand.ruleset)
+    return [{"tile": str(ALL_TILES[k]), "left": max(0, 4 - seen[k])} for k in kinds]
+
+
+def _actions(
+    hand: Hand, seat: int, view: dict[str, Any], seen: list[int]
+) -> dict[str, Any]:
+    rs = hand.ruleset
+    s = hand.state
+    legal = view["legal_actions"]
+    kinds = {a["kind"] for a in legal}
+    counts = list(s.concealed[seat])
+    systems = {sy.value for sy in rs.systems}
+
+    discard_tiles = [a["tile"] for a in legal if a["kind"] == "discard"]
+    discard_waits: dict[str, list[dict[str, Any]]] = {}
+    if discard_tiles and sum(counts) + 3 * len(s.melds[seat]) == 14:
+        for t in discard_tiles:
+            i = Tile.parse(t).index
+            counts[i] -= 1
+            w = _waits(hand, seat, counts, seen)
+            counts[i] += 1
+            if w:
+                discard_waits[t] = w
+    ting = []
+    for a in legal:
+        if a["kind"] != "ready":
+            continue
+        if a["tile"] is None:
+            ting.append({"tile": None, "waits": _waits(hand, seat, counts, seen)})
+        else:
+            ting.append({"tile": a["tile"], "waits": discard_waits.get(a["tile"], [])})
+    pre = [a for a in legal if a["kind"] == "pre_deal"]
+    swaps = [a["tile"] for a in legal if a["kind"] == "swap"]
+    hu = "win" in kinds
+    return {
+        "discard": bool(discard_tiles),
+        "discard_tiles": discard_tiles,
+        "discard_waits": discard_waits,
+        "chi": [
+            {
+                "tiles": "".join(t[0] for t in a["tiles"]) + a["tiles"][0][1],
+                "list": a["tiles"],
+            }
+            for a in legal
+            if a["kind"] == "chi"
+        ],
+        "pung": "pung" in kinds,
+        "kong": [
+            {"tile": a.get("tile") or view["last_discard"], "kind": a["kind"]}
+            for a in legal
+            if a["kind"] in ("kong", "concealed_kong", "added_kong")
+        ],
+        "hu": hu,
+        "pass": "pass" in kinds,
+        "ting": ting,
+        "auto": {"on": bool(s.auto[seat]), "available": s.phase.value != "ended"},
+        "pre_deal": (
+            {
+                "open": any(a["open_hand"] for a in pre),
+                "double": any(a["double"] for a in pre),
+            }
+            if pre
+            else None
+        ),
+        "double": "double" in kinds,
+        "swap": (
+            {
+                "tiles": swaps,
+                "used": s.swaps[seat],
+                "max": rs.max_swaps,
+                "free": s.swaps[seat] == 0,
+            }
+            if swaps
+            else None
+        ),
+        "win_double": (
+            {"count": s.win_doubles[seat], "max": rs.max_win_doubles}
+            if hu and "win_double" in systems
+            else None
+        ),
+    }
+
+
+NO_ACTIONS: dict[str, Any] = {
+    "discard": False,
+    "discard_tiles": [],
+    "discard_waits": {},
+    "chi": [],
+    "pung": False,
+    "kong": [],
+    "hu": False,
+    "pass": False,
+    "ting": [],
+    "auto": {"on": False, "available": False},
+    "pre_deal": None,
+    "double": False,
+    "swap": None,
+    "win_double": None,
+}
+
+
+def _veiled(table: Table, seat: int, hand: Hand, now: float) -> dict[str, Any] | None:
+    veil = table.veil
+    if not veil or veil.get("seat") != seat or veil.get("seq") != hand.seq:
+        return None
+    until = veil.get("until")
+    if until is not None and now >= until:
+        return None
+    if hand.state.pending[seat]:
+        return None
+    return veil
+
+
+def _side(side: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "count": side["concealed_count"],
+        "tiles": side.get("concealed"),
+        "drawn": side.get("drawn"),
+        "melds": side["melds"],
+        "discards": side["discards"],
+        "flowers": side["flowers"],
+        "swapped": side.get("swapped"),
+    }
+
+
+def _settlement(
+    table: Table, record: HandRecord, hand: Hand | None, seat: int
+) -> dict[str, Any]:
+    result = record.result or {}
+    st = record.settlement or result.get("settlement") or {}
+    other = 1 - seat
+    deltas = st.get("deltas") or [0, 0]
+    skill = st.get("skill") or [0, 0]
+    if record.practice:
+        deltas, skill = [0, 0], [0, 0]
+    hands = result.get("hands") or [[], []]
+    votes = table.continue_votes or []
+    return {
+        "result": "win" if result.get("winner") is not None else "draw",
+        "reason": result.get("reason"),
+        "annulled": record.status == HandRecord.Status.ANNULLED,
+        "winner": _who(result.get("winner"), seat),
+        "self_drawn": bool(result.get("self_drawn")),
+        "win_tile": result.get("win_tile"),
+        "fans": [
+            {k: f[k] for k in ("id", "zh", "en", "points", "count")}
+            for f in result.get("fans", [])
+            if f.get("counted", True)
+        ],
+        "fan_total": result.get("fan_total", 0),
+        "lines": st.get("lines", []),
+        "coins": {"me": deltas[seat], "opponent": deltas[other]},
+        "skill": {"me": skill[seat], "opponent": skill[other]},
+        "practice": record.practice,
+        "hands": {
+            "me": hands[seat] if len(hands) > seat else [],
+            "opponent": hands[other] if len(hands) > other else [],
+        },
+        "seed": record.seed or None,
+        "commitment": record.commitment,
+        "hand_id": record.pk,
+        "record_url": _record_url(record.pk),
+        "countdown": (
+            int(table.settle_deadline.timestamp() * 1000)
+            if table.settle_deadline
+            else None
+        ),
+        "continue_voted": {"me": seat in votes, "opponent": other in votes},
+    }
+
+
+def seat_context(
+    table: Table,
+    seat: int,
+    *,
+    user: Any = None,
+    hand: Hand | None = None,
+    now: float | None = None,
+    toast: str | None = None,
+) -> dict[str, Any]:
+    """Build the frame context of ``seat`` at ``table`` (keys: module docstring).
+
+    ``hand`` is the live hand if the caller has it (else it is loaded from the
+    cache or the log); ``now`` is epoch seconds (default: the clock).
+    ``user`` is accepted for the contract and not needed: the seat decides
+    what is shown.
+
+    Raises:
+        ValueError: ``seat`` is not 0 or 1.
+    """
+    from .services.hands import HAND_LOCK, HandUnavailableError, load_hand
+
+    if seat not in (0, 1):
+        raise ValueError("seat must be 0 or 1")
+    now = time.time() if now is None else now
+    record = table.hand
+    rs = get_ruleset(record.ruleset if record else table.room.ruleset)
+    ctx: dict[str, Any] = {
+        "table": {
+            "id": table.pk,
+            "kind": table.kind,
+            "status": table.status,
+            "room": {"name": table.room.name, "stake": table.room.stake},
+            "ruleset": rs.name,
+            "ruleset_zh": rs.zh,
+            "practice": table.is_bot,
+            "ws_url": f"/ws/table/{table.pk}/",
+            "record_url": _record_url(record.pk if record else None),
+            "invite_token": table.invite_token if table.kind == "friend" else None,
+        },
+        "seat": seat,
+        "seq": table.seq,
+        "now": int(now * 1000),
+        "toast": toast,
+        "systems": sorted(s.value for s in rs.systems),
+        "match": None,
+    }
+    if table.match is not None:
+        wins = table.match.wins or [0, 0]
+        ctx["match"] = {
+            "hands_played": table.match.hands_played,
+            "wins": {"me": wins[seat], "opponent": wins[1 - seat]},
+        }
+    view: dict[str, Any] | None = None
+    veil: dict[str, Any] | None = None
+    if record is not None and record.status != HandRecord.Status.ANNULLED:
+        with HAND_LOCK:
+            try:
+                hand = hand if hand is not None else load_hand(record, seq=table.seq)
+            except HandUnavailableError:
+                hand = None
+            if hand is not None:
+                view = hand.view(seat)
+                seen = _visible_counts(view)
+                veil = _veiled(table, seat, hand, now)
+                actions = (
+                    _actions(hand, seat, view, seen) if not veil else dict(NO_ACTIONS)
+                )
+                if veil:
+                    actions["auto"] = {"on": hand.state.auto[seat], "available": True}
+                tenpai = None
+                s = hand.state
+                counts = s.concealed[seat]
+                if sum(counts) + 3 * len(s.melds[seat]) == 13:
+                    w = _waits(hand, seat, list(counts), seen)
+                    tenpai = {"waits": w} if w else None
+    players = {
+        "me": _player(table, seat, view["me"] if view else None),
+        "opponent": _player(table, 1 - seat, view["opponent"] if view else None),
+    }
+    if view is None:
+        ctx.update(
+            phase="ended" if record is not None else "waiting",
+            my_turn=False,
+            turn=None,
+            players=players,
+            me=None,
+            opponent=None,
+            last_discard=None,
+            wall_count=None,
+            round_wind=None,
+            indicators={"bonus_tile": None, "wild": None},
+            task=None,
+            deadline=None,
+            actions=dict(NO_ACTIONS),
+            tenpai=None,
+            settlement=(
+                _settlement(table, record, None, seat) if record is not None else None
+            ),
+        )
+        if record is not None and record.result:
+            hands = (record.result or {}).get("hands") or [[], []]
+            ctx["me"] = {
+                "tiles": hands[seat],
+                "drawn": None,
+                "melds": [],
+                "discards": [],
+                "flowers": [],
+                "count": len(hands[seat]),
+                "swapped": [],
+            }
+            ctx["opponent"] = {
+                "tiles": hands[1 - seat],
+                "drawn": None,
+                "melds": [],
+                "discards": [],
+                "flowers": [],
+                "count": len(hands[1 - seat]),
+            }
+        return ctx
+
+    assert hand is not None
+    dealer = view["dealer"]
+    players["me"]["dealer"] = dealer == seat
+    players["opponent"]["dealer"] = dealer == 1 - seat
+    me, opp = _side(view["me"]), _side(view["opponent"])
+    phase = view["phase"]
+    pending = view["pending"]
+    turn = _who(view["turn"], seat) if phase not in ("pre_deal", "double") else None
+    deadline = view["deadline"]
+    wall_count = view["wall_count"]
+    last = None
+    if view["last_discard"] is not None:
+        owner = 1 - view["turn"] if phase in ("claim",) else None
+        if owner is not None:
+            pool = view["me" if owner == seat else "opponent"]["discards"]
+            last = {
+                "seat": _who(owner, seat),
+                "tile": view["last_discard"],
+                "index": len(pool) - 1,
+            }
+    if last is None:
+        last = _last_discard_from_log(hand, seat)
+    if veil:
+        phase = "turn"
+        turn = "opponent"
+        deadline = None
+        pending = []
+        wall_count = veil["wall_count"]
+        opp["count"] = veil["opp_count"]
+        opp["flowers"] = veil["opp_flowers"]
+        last = {"seat": "me", "tile": veil["tile"], "index": len(me["discards"]) - 1}
+    timers = rs.timers
+    seconds = {
+        "pre_deal": timers.pre_deal,
+        "double": timers.pre_deal,
+        "turn": timers.discard,
+        "claim": timers.claim,
+        "rob": timers.claim,
+    }.get(phase)
+    deadline_ctx = None
+    if deadline is not None and pending:
+        deadline_ctx = {
+            "at": int(deadline * 1000),
+            "seconds": seconds,
+            "seat": "me" if seat in pending else "opponent",
+        }
+    ctx.update(
+        phase=phase,
+        my_turn=seat in pending,
+        turn=turn,
+        players=players,
+        me=me,
+        opponent=opp,
+        last_discard=last,
+        wall_count=wall_count,
+        round_wind=view["round_wind"],
+        indicators=view["indicators"],
+        task=view["task"],
+        deadline=deadline_ctx,
+        actions=actions,
+        tenpai=tenpai,
+        settlement=(
+            _settlement(table, record, hand, seat)
+            if phase == "ended" and record is not None
+            else None
+        ),
+    )
+    return ctx
+
+
+def _last_discard_from_log(hand: Hand, seat: int) -> dict[str, Any] | None:
+    """The most recent discard still lying in a pool, for the 'last' mark."""
+    s = hand.state
+    for ev in reversed(hand.events):
+        if ev.kind in ("chi", "pung", "kong"):
+            return None  # it was claimed
+        if ev.kind == "discard" and ev.seat is not None:
+            pool = s.discards[ev.seat]
+            if not pool:
+                return None
+            return {
+                "seat": _who(ev.seat, seat),
+                "tile": str(ALL_TILES[pool[-1]]),
+                "index": len(pool) - 1,
+            }
+    return None
+
+
+def _fallback_frame(ctx: dict[str, Any]) -> str:
+    """A plain frame used only while ``frame.html`` does not exist yet."""
+    parts = [f'<div id="frame" data-seq="{ctx["seq"]}" data-phase="{ctx["phase"]}">']
+    me = ctx.get("me") or {}
+    tiles = list(me.get("tiles") or [])
+    parts.append('<div id="my-hand" data-testid="my-hand">')
+    parts += [f'<span data-tile="{escape(t)}">{escape(t)}</span>' for t in tiles]
+    if me.get("drawn"):
+        parts.append(f'<span data-tile="{escape(me["drawn"])}" class="drawn"></span>')
+    parts.append("</div>")
+    opp = ctx.get("opponent") or {}
+    parts.append(f'<div id="opp-hand" data-count="{opp.get("count")}">')
+    parts += [f'<span data-tile="{escape(t)}"></span>' for t in opp.get("tiles") or []]
+    parts.append("</div>")
+    acts = ctx["actions"]
+    for name in ("pung", "hu", "pass", "double"):
+        if acts.get(name):
+            parts.append(f'<button data-action="{name}"></button>')
+    if ctx.get("settlement"):
+        st = ctx["settlement"]
+        parts.append(
+            '<div id="settlement" data-testid="settlement" '
+            f'data-result="{st["result"]}">'
+        )
+        parts += [f'<div data-fan="{escape(f["id"])}"></div>' for f in st["fans"]]
+        parts.append(f'<span data-testid="total-fan">{st["fan_total"]}</span></div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def render_frame(
+    table: Table,
+    seat: int,
+    *,
+    user: Any = None,
+    toast: str | None = None,
+    now: float | None = None,
+) -> str:
+    """Render ``seat``'s frame (hx-swap-oob fragments) after any event.
+
+    Uses ``templates/games/partials/frame.html``; until that template exists
+    a plain fallback with the same test hooks is rendered.
+    """
+    ctx = seat_context(table, seat, user=user, toast=toast, now=now)
+    try:
+        template = get_template(FRAME_TEMPLATE)
+    except TemplateDoesNotExist:
+        return _fallback_frame(ctx)
+    return template.render(ctx)
+
+
+def render_toast(message: str) -> str:
+    """The refusal fragment sent to one browser: ``<div id="toast" ...>``."""
+    return (
+        '<div id="toast" hx-swap-oob="true" role="alert" class="toast">'
+        f"{escape(message)}</div>"
+    )

@@ -1,0 +1,126 @@
+"""Loading a live hand: rebuilt from seed + event log, with a per-process cache.
+
+The log in the database is the truth.  A cached :class:`Hand` is used only
+when its last event number equals the one the caller expects (the table's
+``seq`` read under the row lock, or the log's last ``seq``); otherwise the
+hand is rebuilt with ``Hand.replay``.  Several processes may each hold a
+cache: a cached hand that is behind is simply rebuilt.
+
+Every access to a cached hand happens under :data:`HAND_LOCK` (the embedded
+default runs timers in threads of the web process).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from games.engine.events import Event
+from games.engine.hand import Hand
+
+from ..models import HandEvent, HandRecord
+
+HAND_LOCK = threading.RLock()
+"""Held while a cached hand is read or changed in this process."""
+
+_CACHE: OrderedDict[int, Hand] = OrderedDict()
+_CACHE_SIZE = 2048
+
+
+class HandUnavailableError(RuntimeError):
+    """The hand cannot be rebuilt from its log (missing seed or a broken log)."""
+
+
+def event_from_row(row: HandEvent) -> Event:
+    """Convert a stored log row back into the engine's :class:`Event`."""
+    return Event(
+        seq=row.seq,
+        kind=row.kind,
+        seat=row.seat,
+        payload=row.payload,
+        public=row.public,
+        visible_to=frozenset(row.visible_to),
+        at=row.at,
+        action=row.action,
+    )
+
+
+def event_to_row(record: HandRecord, ev: Event) -> HandEvent:
+    """Build (unsaved) the log row for ``ev`` of ``record``."""
+    return HandEvent(
+        hand=record,
+        seq=ev.seq,
+        kind=ev.kind,
+        seat=ev.seat,
+        payload=ev.payload,
+        public=ev.public,
+        visible_to=sorted(ev.visible_to),
+        at=ev.at,
+        action=ev.action,
+    )
+
+
+def rebuild_hand(record: HandRecord) -> Hand:
+    """Replay ``record``'s seed and stored log into a fresh :class:`Hand`.
+
+    Raises:
+        HandUnavailableError: no events, no seed, or the replay does not
+            reproduce the stored log (tampered or truncated).
+    """
+    rows = list(HandEvent.objects.filter(hand=record).order_by("seq"))
+    if not rows or not record.secret_seed:
+        raise HandUnavailableError(f"hand {record.pk} has no log or no seed")
+    events = [event_from_row(r) for r in rows]
+    try:
+        hand = Hand.replay(record.secret_seed, events)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise HandUnavailableError(f"hand {record.pk}: {exc}") from exc
+    if hand.seq != events[-1].seq:
+        raise HandUnavailableError(
+            f"hand {record.pk}: replay stops at {hand.seq}, log at {events[-1].seq}"
+        )
+    return hand
+
+
+def load_hand(record: HandRecord, *, seq: int) -> Hand:
+    """Return the live hand of ``record`` at event ``seq`` (cache or replay).
+
+    Call under :data:`HAND_LOCK` when the hand will be changed.
+
+    Raises:
+        HandUnavailableError: see :func:`rebuild_hand`, or the log does not
+            end at ``seq``.
+    """
+    with HAND_LOCK:
+        hand = _CACHE.get(record.pk)
+        if hand is not None and hand.seq == seq:
+            _CACHE.move_to_end(record.pk)
+            return hand
+        hand = rebuild_hand(record)
+        if hand.seq != seq:
+            raise HandUnavailableError(
+                f"hand {record.pk}: log ends at {hand.seq}, table says {seq}"
+            )
+        remember_hand(record.pk, hand)
+        return hand
+
+
+def remember_hand(hand_id: int, hand: Hand) -> None:
+    """Put ``hand`` in this process's cache (evicting the oldest)."""
+    with HAND_LOCK:
+        _CACHE[hand_id] = hand
+        _CACHE.move_to_end(hand_id)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+
+
+def forget_hand(hand_id: int) -> None:
+    """Drop ``hand_id`` from the cache (after a failed write)."""
+    with HAND_LOCK:
+        _CACHE.pop(hand_id, None)
+
+
+def clear_cache() -> None:
+    """Empty the cache (tests simulate a restarted process with it)."""
+    with HAND_LOCK:
+        _CACHE.clear()
