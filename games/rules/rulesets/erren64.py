@@ -37,6 +37,13 @@ IMPOSSIBLE = frozenset(
         "ALL_TYPES",
         "ONE_VOIDED_SUIT",  # exactly one of three suits missing: never
         "REVERSIBLE_TILES",  # no reversible 万; 白 alone is not a hand
+        # Five groups from the four even / three end / three middle ranks
+        # of one suit, or five groups each holding the one 5: a fifth copy.
+        "ALL_EVEN_PUNGS",
+        "UPPER_TILES",
+        "MIDDLE_TILES",
+        "LOWER_TILES",
+        "ALL_FIVES",
         # Every hand is 清一色, 混一色 or 字一色 (≥ 6), so 无番和 never applies.
         "CHICKEN_HAND",
         "FLOWER_TILES",  # 64 tiles, no flowers
