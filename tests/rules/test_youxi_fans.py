@@ -2,7 +2,8 @@
 
 "1番：门前清、自摸、海底捞月、杠上开花、断幺、平和、箭刻、抢杠和妙手回春
 2番：混幺九、七对、一气贯通、三色同顺、碰碰和、双箭刻、混一色 3番：三杠子、三同刻、
-三暗刻、全带幺 7番：清一色、三风刻 20番（役满）：…" — one hand per fan that scores it, one near miss that does not.
+三暗刻、全带幺 7番：清一色、三风刻 20番（役满）：…" — one hand per fan that scores
+it, one near miss that does not.
 """
 
 from __future__ import annotations
