@@ -164,6 +164,8 @@ class ScoringContext:
             completed by a discarded winning tile is not concealed unless the
             winning tile can sit in a concealed chow instead.
         nothing_else: True only in the fallback pass (see module docstring).
+        cache: scratch space for analyses shared by several fans of this
+            decomposition (see :meth:`memo`).
     """
 
     def __init__(self, hand: HandFacts, decomposition: Decomposition) -> None:
@@ -174,7 +176,7 @@ class ScoringContext:
         self.groups = decomposition.groups
         self.knitted = decomposition.knitted
         self.nothing_else = False
-        self._memo: dict[str, Any] = {}
+        self.cache: dict[str, Any] = {}
         self.sets = decomposition.sets
         self.chows = decomposition.chows
         self.triplets = decomposition.triplets
@@ -252,7 +254,7 @@ class ScoringContext:
     # -- helpers for conditions ---------------------------------------------
     def memo(self, key: str, fn: Callable[[ScoringContext], T]) -> T:
         """Compute ``fn(self)`` once per context (shared analyses of fans)."""
-        memo = self._memo
+        memo = self.cache
         if key in memo:
             return memo[key]  # type: ignore[no-any-return]
         value = fn(self)
@@ -332,40 +334,53 @@ def _line(fan: Fan, count: int, counted: bool = True, reason: str = "") -> FanLi
     return FanLine(fan.id, fan.zh, fan.en, fan.points, count, counted, reason)
 
 
-def _evaluate(
-    ctx: ScoringContext, fans: Sequence[Fan]
-) -> tuple[list[FanLine], list[FanLine], int, int]:
-    present: list[tuple[Fan, int]] = []
-    zero: list[Fan] = []
-    for fan in fans:
-        n = fan.condition(ctx)
-        if n:
-            present.append((fan, n))
-        else:
-            zero.append(fan)
+# A fan table's conditions, paired with their fans, computed once per table.
+_PLANS: dict[
+    int, tuple[Sequence[Fan], tuple[tuple[Fan, Callable[[ScoringContext], int]], ...]]
+] = {}
+
+
+def _plan(
+    fans: Sequence[Fan],
+) -> tuple[tuple[Fan, Callable[[ScoringContext], int]], ...]:
+    got = _PLANS.get(id(fans))
+    if got is None or got[0] is not fans:
+        got = (fans, tuple((f, f.condition) for f in fans))
+        _PLANS[id(fans)] = got
+    return got[1]
+
+
+# (fan, count, excluded by fan id or None) in table order
+_Present = list[tuple[Fan, int, str | None]]
+
+
+def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Present, int, int]:
+    """Evaluate every fan; apply 不计; return (present, total, minimum)."""
+    plan = _plan(fans)
+    present = [(f, n) for f, cond in plan if (n := cond(ctx))]
     if not any(f.counts_toward_minimum for f, _ in present):
         ctx.nothing_else = True
-        extra = [(f, n) for f in zero if (n := f.condition(ctx))]
+        got = {f.id for f, _ in present}
+        extra = [(f, n) for f, cond in plan if f.id not in got and (n := cond(ctx))]
         ctx.nothing_else = False
         if extra:
             order = {f.id: i for i, f in enumerate(fans)}
             present = sorted(present + extra, key=lambda fn: order[fn[0].id])
     excluded: dict[str, str] = {}
-    counted: list[FanLine] = []
-    skipped: list[FanLine] = []
+    out: _Present = []
     total = minimum = 0
     for fan, n in present:
         by = excluded.get(fan.id)
+        out.append((fan, n, by))
         if by is not None:
-            skipped.append(_line(fan, n, False, f"不计: excluded by {by}"))
             continue
-        counted.append(_line(fan, n))
         total += fan.points * n
         if fan.counts_toward_minimum:
             minimum += fan.points * n
         for x in fan.excludes:
-            excluded.setdefault(x, fan.id)
-    return counted, skipped, total, minimum
+            if x not in excluded:
+                excluded[x] = fan.id
+    return out, total, minimum
 
 
 def _validate(
@@ -381,22 +396,22 @@ def _validate(
             f" (without the winning tile), got {len(concealed)}"
         )
     win = situation.win_tile
-    for t in (*concealed, win):
-        if t.is_flower:
-            raise InvalidHandError(
-                f"flower {t} cannot be in the hand; list it in flowers"
-            )
-    counts = [0] * NUM_KINDS
+    counts = [0] * (NUM_KINDS + 8)  # flowers land in 34-41 and are refused
     for t in concealed:
         counts[t.index] += 1
+    counts[win.index] += 1
+    if any(counts[NUM_KINDS:]):
+        f = next(t for t in (*concealed, win) if t.is_flower)
+        raise InvalidHandError(f"flower {f} cannot be in the hand; list it in flowers")
+    del counts[NUM_KINDS:]
     total = list(counts)
-    total[win.index] += 1
+    counts[win.index] -= 1
     for m in melds:
         for t in m.tiles:
             total[t.index] += 1
-    for i, n in enumerate(total):
-        if n > 4:
-            raise InvalidHandError(f"{n} copies of {ALL_TILES[i]} (at most 4)")
+    if max(total) > 4:
+        i = max(range(NUM_KINDS), key=total.__getitem__)
+        raise InvalidHandError(f"{total[i]} copies of {ALL_TILES[i]} (at most 4)")
     for name, w in (
         ("seat_wind", situation.seat_wind),
         ("round_wind", situation.round_wind),
@@ -404,9 +419,9 @@ def _validate(
         if not w.is_wind:
             raise InvalidHandError(f"{name} must be 1z–4z, got {w}")
     fl = situation.flowers
-    if any(not f.is_flower for f in fl):
+    if fl and any(not f.is_flower for f in fl):
         raise InvalidHandError(f"flowers must be 1f–8f, got {format_tiles(fl)}")
-    if len(set(fl)) != len(fl):
+    if len(fl) > 1 and len(set(fl)) != len(fl):
         raise InvalidHandError(f"each flower exists once, got {format_tiles(fl)}")
     if situation.kong:
         if situation.self_drawn:
@@ -425,30 +440,35 @@ def _validate(
     return counts
 
 
+_Candidate = tuple[ScoringContext, _Present, int, int]
+
+
 def _candidates(
     concealed: Sequence[Tile],
     melds: Sequence[Meld],
     situation: WinSituation,
     ruleset: RuleSet,
-) -> tuple[
-    HandFacts, list[tuple[ScoringContext, list[FanLine], list[FanLine], int, int]]
-]:
+) -> list[_Candidate]:
     standing = _validate(concealed, melds, situation)
     hand = HandFacts(standing, melds, situation)
-    decomps = decompositions(hand.concealed, hand.melds, ruleset.shapes)
+    fans = ruleset.fans
     out = []
-    for d in decomps:
+    for d in decompositions(hand.concealed, hand.melds, ruleset.shapes):
         ctx = ScoringContext(hand, d)
-        counted, skipped, total, minimum = _evaluate(ctx, ruleset.fans)
-        out.append((ctx, counted, skipped, total, minimum))
-    return hand, out
+        present, total, minimum = _evaluate(ctx, fans)
+        out.append((ctx, present, total, minimum))
+    return out
 
 
-def _result(
-    ruleset: RuleSet,
-    cand: tuple[ScoringContext, list[FanLine], list[FanLine], int, int],
-) -> ScoreResult:
-    ctx, counted, skipped, total, minimum = cand
+def _result(ruleset: RuleSet, cand: _Candidate) -> ScoreResult:
+    ctx, present, total, minimum = cand
+    counted = []
+    skipped = []
+    for fan, n, by in present:
+        if by is None:
+            counted.append(_line(fan, n))
+        else:
+            skipped.append(_line(fan, n, False, f"不计: excluded by {by}"))
     error = None
     if minimum < ruleset.min_fan:
         error = f"below the {ruleset.min_fan}-fan minimum ({minimum})"
@@ -459,7 +479,7 @@ def _result(
         not_counted=tuple(skipped),
         minimum_total=minimum,
         shape=ctx.shape.value,
-        decomposition=str(ctx.decomposition),
+        decomposition=ctx.decomposition.text,
         error=error,
     )
 
@@ -491,12 +511,12 @@ def score(
             outside 1z–4z, or flags the tiles contradict (杠上开花 without a
             kong, 抢杠和 of a held tile, 和绝张 with a copy in hand).
     """
-    _, cands = _candidates(concealed, melds, situation, ruleset)
+    cands = _candidates(concealed, melds, situation, ruleset)
     if not cands:
         return ScoreResult(win=False, total=0, fans=(), error="not a complete hand")
     best = cands[0]
     for c in cands[1:]:
-        if c[3] > best[3]:
+        if c[2] > best[2]:
             best = c
     return _result(ruleset, best)
 
@@ -512,5 +532,6 @@ def score_all(
     Same arguments and errors as :func:`score`; one result per decomposition,
     in decomposition order; empty when the hand is not complete.
     """
-    _, cands = _candidates(concealed, melds, situation, ruleset)
-    return [_result(ruleset, c) for c in cands]
+    return [
+        _result(ruleset, c) for c in _candidates(concealed, melds, situation, ruleset)
+    ]

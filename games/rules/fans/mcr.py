@@ -76,6 +76,8 @@ _M_HONOR = _bits(range(27, 34))
 _M_GREEN = _bits((19, 20, 21, 23, 25, 32))  # 2 3 4 6 8 条, 发
 _M_REVERSIBLE = _bits((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))
 _M_EVEN = _bits(i for i in range(27) if i % 9 % 2 == 1)  # 2 4 6 8
+
+
 # suited ranks r1..r2 in all three suits
 def _ranks(lo: int, hi: int) -> int:
     return _bits(s + r - 1 for s in (0, 9, 18) for r in range(lo, hi + 1))
@@ -89,7 +91,10 @@ _M_1234 = _ranks(1, 4)
 
 
 def _chows(ctx: ScoringContext) -> dict[str, int]:
-    return ctx.memo("mcr.chows", _chow_analysis)
+    got: dict[str, int] | None = ctx.cache.get("mcr.chows")
+    if got is None:
+        got = ctx.cache["mcr.chows"] = _chow_analysis(ctx)
+    return got
 
 
 def _chow_analysis(ctx: ScoringContext) -> dict[str, int]:
@@ -114,7 +119,10 @@ def _chow_analysis(ctx: ScoringContext) -> dict[str, int]:
 
 
 def _pungs(ctx: ScoringContext) -> dict[str, int]:
-    return ctx.memo("mcr.pungs", _pung_analysis)
+    got: dict[str, int] | None = ctx.cache.get("mcr.pungs")
+    if got is None:
+        got = ctx.cache["mcr.pungs"] = _pung_analysis(ctx)
+    return got
 
 
 def _pung_analysis(ctx: ScoringContext) -> dict[str, int]:
@@ -447,9 +455,7 @@ def all_terminals_and_honors(ctx: ScoringContext) -> int:
     """Only terminals and honours, with both present."""
     h = ctx.hand
     return int(
-        _only(ctx, _M_TERMINAL_OR_HONOR)
-        and h.suits != 0
-        and (h.winds or h.dragons)
+        _only(ctx, _M_TERMINAL_OR_HONOR) and h.suits != 0 and (h.winds or h.dragons)
     )
 
 
