@@ -21,3 +21,28 @@ MAHJONG_INBOX_PAGE_SIZE: int = env.int("MAHJONG_INBOX_PAGE_SIZE", default=20)
 MAHJONG_LEADERBOARD_PAGE_SIZE: int = env.int(
     "MAHJONG_LEADERBOARD_PAGE_SIZE", default=50
 )
+
+# --- Live tables (games.services) ------------------------------------------------
+#: Seconds a disconnected seat keeps control before 托管 takes over (seed 000 异常处理).
+MAHJONG_DISCONNECT_GRACE: float = env.float("MAHJONG_DISCONNECT_GRACE", default=20.0)
+
+#: Seconds a 快速开始 player waits for a human before a bot is offered.
+MAHJONG_BOT_OFFER_AFTER: float = env.float("MAHJONG_BOT_OFFER_AFTER", default=20.0)
+
+#: Bot level of offered and 人机练习 bots unless the player picks one.
+MAHJONG_DEFAULT_BOT_LEVEL: str = env.str("MAHJONG_DEFAULT_BOT_LEVEL", default="normal")
+
+#: Random pause (seconds, uniform in [min, max]) before the discarder sees the
+#: opponent draw when the opponent had no claim, so the pause does not tell
+#: whether a claim was possible.
+MAHJONG_CLAIM_JITTER_MIN: float = env.float("MAHJONG_CLAIM_JITTER_MIN", default=0.4)
+MAHJONG_CLAIM_JITTER_MAX: float = env.float("MAHJONG_CLAIM_JITTER_MAX", default=1.6)
+
+#: Seconds added to a deadline before its timeout job runs (clock skew margin).
+MAHJONG_DEADLINE_SLACK: float = env.float("MAHJONG_DEADLINE_SLACK", default=0.25)
+
+#: How delayed jobs (deadlines, settlement countdown, disconnect grace) run:
+#: "auto" (Celery with a countdown; a timer thread in the web process when
+#: Celery is eager, i.e. the embedded default), "celery", "thread" or "none"
+#: (nothing scheduled; tests call the tasks themselves).
+MAHJONG_SCHEDULER: str = env.str("MAHJONG_SCHEDULER", default="auto")

@@ -197,4 +197,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", "INFO")},
+    # Django's default "django" handler would print every record a second time.
+    "loggers": {
+        "django": {"handlers": [], "propagate": True},
+        "django.channels.server": {"handlers": [], "propagate": True},
+    },
 }

@@ -3,7 +3,7 @@
 import pytest
 from channels.layers import get_channel_layer
 from channels.routing import ProtocolTypeRouter
-from channels.testing import HttpCommunicator
+from channels.testing import HttpCommunicator, WebsocketCommunicator
 
 from mahjong_site.asgi import application
 
@@ -36,3 +36,14 @@ async def test_channel_layer_round_trip_and_group():
     await layer.group_send("table-test", {"type": "table.event", "seq": 8})
     assert (await layer.receive(channel))["seq"] == 8
     await layer.group_discard("table-test", channel)
+
+
+async def test_websocket_from_a_foreign_origin_is_refused():
+    communicator = WebsocketCommunicator(
+        application,
+        "/ws/table/1/",
+        headers=[(b"host", b"127.0.0.1:8000"), (b"origin", b"https://evil.example")],
+    )
+    connected, _code = await communicator.connect(timeout=5)
+    assert connected is False
+    await communicator.disconnect()

@@ -54,3 +54,53 @@ def test_celery_task_runs_on_a_real_worker():
     # Executed by another process (the worker), result read from Redis.
     assert answer["pid"] != os.getpid()
     assert result.status == "SUCCESS"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_celery_beat_sends_tasks_from_the_database_schedule(tmp_path):
+    """Run the real ``celery beat -S django`` against this test database."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+    every_second, _ = IntervalSchedule.objects.get_or_create(
+        every=1, period=IntervalSchedule.SECONDS
+    )
+    PeriodicTask.objects.create(
+        name="services-test ping",
+        task="mahjong_site.ping",
+        interval=every_second,
+        args='["from-beat"]',
+    )
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": (
+            f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}"
+        ),
+    }
+    log = tmp_path / "beat.log"
+    root = Path(__file__).resolve().parents[2]
+    with log.open("w") as out:
+        beat = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "mahjong_site", "beat",
+             "-S", "django", "--loglevel=INFO", "--max-interval=1",
+             "-s", str(tmp_path / "beat-schedule")],
+            cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                if "Sending due task services-test ping" in log.read_text():
+                    break
+                time.sleep(0.5)
+        finally:
+            beat.terminate()
+            beat.wait(timeout=10)
+    text = log.read_text()
+    assert "DatabaseScheduler" in text, text
+    assert "Sending due task services-test ping (mahjong_site.ping)" in text, text
