@@ -235,7 +235,9 @@ class PlanningBot:
         if not est.waits:
             return False
         live = sum(ctx.unseen[k] for k in est.waits)
-        return live >= self.ready_min_live
+        if live < self.ready_min_live:
+            return False
+        return est.plan == "WAIT+READY" or not self.style.score_waits
 
     def _turn_kong(
         self, ctx: ev.Context, options: Sequence[Action], best: ev.Estimate

@@ -66,6 +66,8 @@ class Style:
         tempo: fan-equivalent credited to any win (it stops the opponent's).
         defence: weight of the deal-in risk (0 ignores it).
         deep: discards whose effective tiles are counted exactly.
+        ready_lock: factor on a wait's value for locking it by 报听.
+        extra_fan: small fans a plan's win usually picks up on the way.
     """
 
     plans: bool = True
@@ -75,6 +77,8 @@ class Style:
     tempo: float = 2.0
     defence: float = 1.0
     deep: int = 4
+    ready_lock: float = 0.95
+    extra_fan: float = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +124,18 @@ class Context:
     plans: tuple[Plan, ...]
     wild: int | None
     implied: float
+    can_ready: bool
+    extra_fan: float
+    flower_fan: float
+    n_kinds: int
     cache: dict[tuple[object, ...], int] = field(default_factory=dict)
+
+
+def _fan_points(ruleset: RuleSet, fan_id: str) -> int:
+    try:
+        return ruleset.fan(fan_id).points
+    except KeyError:
+        return 0
 
 
 def implied_fan(ruleset: RuleSet) -> float:
@@ -163,6 +178,10 @@ def make_context(obs: Observation, style: Style, scorer: WinScorer | None) -> Co
     ready_mult = float(rs.multipliers.get("ready_win", 1))
     opp_value = base * (ready_mult if obs.opp_ready else 1.0)
     plans = plans_for(rs) if style.plans else plans_for(rs)[:1]
+    flower_fan = float(len(obs.flowers) * _fan_points(rs, "FLOWER_TILES"))
+    extra = style.extra_fan
+    if System.READY in rs.systems:
+        extra += _fan_points(rs, "READY_HAND")  # it will declare when waiting
     return Context(
         obs=obs,
         style=style,
@@ -178,6 +197,10 @@ def make_context(obs: Observation, style: Style, scorer: WinScorer | None) -> Co
         plans=plans,
         wild=obs.wild,
         implied=implied_fan(rs),
+        can_ready=System.READY in rs.systems and not obs.ready,
+        extra_fan=extra + flower_fan,
+        flower_fan=flower_fan,
+        n_kinds=len(rs.kinds),
     )
 
 
@@ -209,12 +232,28 @@ def _step(p: float, ctx: Context) -> float:
     return p / (p + ctx.hazard + 1.0 / ctx.turns_left)
 
 
-def _generic_p(level: int, ctx: Context) -> float:
-    # a typical hand: ~6 live winning tiles when waiting, ~14 useful before
-    return (6.0 if level <= 1 else 14.0) / ctx.pool
+def generic_ukeire(plan: Plan | None, level: int, ctx: Context) -> float:
+    """Typical live useful tiles of a plan's hand ``level`` tiles from done.
+
+    A regular hand: ~6 winning tiles when waiting, ~14 useful before.  Seven
+    pairs: 3 per single left (``3(2·level − 1)``).  A plan limited to some
+    kinds gets a share of the regular figure.
+    """
+    scale = ctx.pool / 100.0
+    if plan is not None and plan.shapes == {Shape.SEVEN_PAIRS}:
+        return 3.0 * (2 * level - 1) * scale * 1.2
+    base = 6.0 if level <= 1 else 14.0
+    if plan is not None and plan.allowed is not None:
+        share = 2.0 * len(plan.allowed) / max(ctx.n_kinds, 1)
+        base *= min(share, 1.0)
+    if plan is not None and (plan.chows or plan.pungs_only):
+        base *= 0.7
+    return base * scale
 
 
-def _p_finish(d: int, ukeire: int, ctx: Context, tenpai_bonus: float) -> float:
+def _p_finish(
+    d: int, ukeire: float, ctx: Context, tenpai_bonus: float, plan: Plan | None = None
+) -> float:
     if d <= 0:
         return 1.0
     p = ukeire / ctx.pool
@@ -222,7 +261,7 @@ def _p_finish(d: int, ukeire: int, ctx: Context, tenpai_bonus: float) -> float:
         p *= tenpai_bonus
     prob = _step(p, ctx)
     for level in range(d - 1, 0, -1):
-        g = _generic_p(level, ctx)
+        g = generic_ukeire(plan, level, ctx) / ctx.pool
         prob *= _step(g * (tenpai_bonus if level == 1 else 1.0), ctx)
     return prob
 
@@ -286,7 +325,38 @@ def _tenpai_estimate(
     waits: list[int],
     ready: bool,
 ) -> Estimate | None:
-    """Exact valuation of a waiting hand: score every live winning tile."""
+    """Exact valuation of a waiting hand: score every live winning tile.
+
+    Where the rule set has 报听 and the seat has not declared, the hand is
+    also valued as declared (its fan, e.g. seed 000 报听, and the 听牌胡
+    multiplier) and the better of the two is returned; ``plan`` is then
+    ``"WAIT+READY"``, which tells the bot to declare.
+    """
+    est = _wait_value(ctx, counts, melds, waits, ready)
+    if ready or not ctx.can_ready:
+        return est
+    declared = _wait_value(ctx, counts, melds, waits, True)
+    if declared is not None and (est is None or declared.utility > est.utility):
+        return Estimate(
+            declared.utility,
+            1,
+            1,
+            declared.ukeire,
+            "WAIT+READY",
+            declared.waits,
+            declared.value,
+            declared.p_win,
+        )
+    return est
+
+
+def _wait_value(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    waits: list[int],
+    ready: bool,
+) -> Estimate | None:
     live = 0
     total = 0.0
     real: list[int] = []
@@ -310,8 +380,8 @@ def _tenpai_estimate(
         return None
     value = total / live
     mult = ctx.ready_mult if ready else 1.0
-    if ready:
-        value *= 0.85  # a locked hand cannot improve and warns the opponent
+    if ready and not ctx.obs.ready:
+        value *= ctx.style.ready_lock  # a locked hand cannot improve or defend
     p = _p_finish(1, live, ctx, 1.5)
     util = p * (value * mult + ctx.style.tempo)
     return Estimate(util, 1, 1, live, "WAIT", tuple(real), value * mult, p)
@@ -371,14 +441,14 @@ def value(
             )
             uk = sum(ctx.unseen[k] for k in useful)
         else:
-            uk = int((14 if d > 1 else 6) * ctx.pool / 100)
-        v = float(plan.points) + 1.0
+            uk = int(generic_ukeire(plan, d, ctx))
+        v = float(plan.points) + ctx.extra_fan
         if plan.allowed is None:
             v += ctx.implied
         if plan.name != "SEVEN_PAIRS":
             v += bonus
-        p = _p_finish(d, uk, ctx, 1.5)
-        if v < rs.min_fan:
+        p = _p_finish(d, uk, ctx, 1.5, plan)
+        if v - ctx.flower_fan < rs.min_fan:
             p *= 0.25  # other fans must turn up on the way
         util = p * (v + ctx.style.tempo)
         if d == 1:
