@@ -173,6 +173,7 @@ class Hand(HandRules):
         self._now = 0.0
         self._action: dict[str, JSON] | None = None
         self._nested = False  # a timeout applying its default move
+        self._auto_discards: list[int] = []  # locked seats to discard for
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -253,6 +254,7 @@ class Hand(HandRules):
             hand._prompt(Phase.PRE_DEAL, (0, 1))
         else:
             hand._deal()
+            hand._run_auto_discards()
         return hand
 
     @classmethod
@@ -540,6 +542,7 @@ class Hand(HandRules):
         self._now = float(now)
         handler = self._handlers()[type(action)]
         handler(action)
+        self._run_auto_discards()
         s.last_acted[seat] = s.seq
         return self.events[start:]
 
@@ -614,12 +617,20 @@ class Hand(HandRules):
         s.phase = Phase.TURN
         s.last_discard = None
         if s.ready[seat] and len(self._turn_options(seat)) == 1:
-            # locked, no win and no kong: the only move is the drawn tile
-            tile = s.drawn[seat]
-            assert tile is not None
-            self._discard(seat, tile, auto=True)
+            # locked, no win and no kong: the only move is the drawn tile.
+            # Queued, not called: two locked seats would otherwise recurse
+            # once per draw until the wall ends.
+            self._auto_discards.append(seat)
             return
         self._prompt(Phase.TURN, (seat,))
+
+    def _run_auto_discards(self) -> None:
+        """Discard the drawn tile for locked seats, one after another (报听)."""
+        while self._auto_discards:
+            seat = self._auto_discards.pop(0)
+            tile = self.state.drawn[seat]
+            assert tile is not None
+            self._discard(seat, tile, auto=True)
 
     def _draw_and_turn(self, seat: int) -> None:
         s = self.state
