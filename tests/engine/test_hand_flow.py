@@ -349,3 +349,28 @@ def test_next_deal_alternating_rotation_passes_the_deal_every_hand():
     ) == (0, south)
     with pytest.raises(ValueError):
         next_deal(dealer=0, round_wind=east, winner=0, round_starter=0, rotation="x")
+
+
+def test_task_is_public_and_a_completed_task_adds_its_share():
+    import random
+
+    from games.engine.selfplay import play_hand
+    from games.rules.rulesets import get
+
+    rs = get("erren")
+    done = None
+    for n in range(60):
+        hand = play_hand(rs, f"task{n}", check=False, rng=random.Random(n))
+        task = hand.state.task
+        assert task is not None and task.kind in {"pung", "kong", "fan", "double"}
+        assert hand.view(0)["task"] == hand.view(1)["task"] == task.to_json()
+        result = hand.state.result or {}
+        if result.get("task_done"):
+            done = hand
+            break
+    assert done is not None, "no hand completed its task in 60 tries"
+    st = done.settlement
+    assert st is not None
+    lines = {line.key: line.value for line in st.lines}
+    base = lines["base"]
+    assert lines["task"] == base * 2
