@@ -42,7 +42,15 @@ from .tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles
 if TYPE_CHECKING:
     from .rulesets.base import RuleSet
 
-__all__ = ["HandFacts", "ScoreResult", "ScoringContext", "score", "score_all"]
+__all__ = [
+    "FEATURES",
+    "HandFacts",
+    "ScoreResult",
+    "ScoringContext",
+    "requires",
+    "score",
+    "score_all",
+]
 
 T = TypeVar("T")
 
@@ -330,22 +338,125 @@ class ScoreResult:
         return {f.id: f.count for f in self.fans}
 
 
-def _line(fan: Fan, count: int, counted: bool = True, reason: str = "") -> FanLine:
-    return FanLine(fan.id, fan.zh, fan.en, fan.points, count, counted, reason)
+_LINES: dict[tuple[str, str, str, int, int, str | None], FanLine] = {}
 
 
-# A fan table's conditions, paired with their fans, computed once per table.
-_PLANS: dict[
-    int, tuple[Sequence[Fan], tuple[tuple[Fan, Callable[[ScoringContext], int]], ...]]
-] = {}
+def _line(fan: Fan, count: int, by: str | None = None) -> FanLine:
+    """The breakdown line of ``fan`` × ``count`` (not counted when ``by`` is set).
+
+    Lines are immutable values, so they are shared between results.
+    """
+    key = (fan.id, fan.zh, fan.en, fan.points, count, by)
+    line = _LINES.get(key)
+    if line is None:
+        if by is None:
+            line = FanLine(fan.id, fan.zh, fan.en, fan.points, count)
+        else:
+            reason = f"不计: excluded by {by}"
+            line = FanLine(fan.id, fan.zh, fan.en, fan.points, count, False, reason)
+        if len(_LINES) < 100_000:
+            _LINES[key] = line
+    return line
 
 
-def _plan(
-    fans: Sequence[Fan],
-) -> tuple[tuple[Fan, Callable[[ScoringContext], int]], ...]:
+# -- requirements: a cheap gate in front of a condition ----------------------
+#
+# A condition may declare features the context must have for it to be
+# non-zero (``@requires("regular", "chows2")``).  The scorer computes the
+# context's features once and skips conditions whose requirements are not all
+# met, so a table of 81 fans costs far fewer than 81 calls per split.  A
+# requirement is a promise made by the condition's author: the condition
+# would return 0 without it.  The fallback pass (``nothing_else``) ignores
+# requirements.
+
+FEATURES: dict[str, int] = {
+    name: 1 << i
+    for i, name in enumerate(
+        (
+            "regular",  # shape REGULAR
+            "seven_pairs",  # shape SEVEN_PAIRS
+            "thirteen_orphans",
+            "honors_and_knitted",
+            "knitted_straight",
+            "chows2",  # at least two chows (declared or concealed)
+            "triplets1",  # at least one pung or kong
+            "triplets2",  # at least two pungs or kongs
+            "kongs",  # at least one kong
+            "flags",  # 和绝张 / 杠 / 海底 situation flag in force
+            "wait",  # a wait fan position (ctx.wait is set)
+            "flowers",  # at least one flower
+            "fallback",  # only in the fallback pass
+        )
+    )
+}
+"""Feature names usable with :func:`requires`, and their bits."""
+
+_SHAPE_BIT = {
+    Shape.REGULAR: FEATURES["regular"],
+    Shape.SEVEN_PAIRS: FEATURES["seven_pairs"],
+    Shape.THIRTEEN_ORPHANS: FEATURES["thirteen_orphans"],
+    Shape.HONORS_AND_KNITTED: FEATURES["honors_and_knitted"],
+    Shape.KNITTED_STRAIGHT: FEATURES["knitted_straight"],
+}
+
+_REQUIRES: dict[Callable[..., int], int] = {}
+
+C = TypeVar("C", bound=Callable[..., int])
+
+
+def requires(*features: str) -> Callable[[C], C]:
+    """Declare that a fan condition is 0 unless the context has ``features``.
+
+    Raises:
+        KeyError: an unknown feature name (see :data:`FEATURES`).
+    """
+    mask = 0
+    for name in features:
+        mask |= FEATURES[name]
+
+    def deco(fn: C) -> C:
+        _REQUIRES[fn] = mask
+        return fn
+
+    return deco
+
+
+def _features(ctx: ScoringContext) -> int:
+    h = ctx.hand
+    f = _SHAPE_BIT[ctx.shape]
+    if len(ctx.chows) >= 2:
+        f |= FEATURES["chows2"]
+    n = len(ctx.triplets)
+    if n:
+        f |= FEATURES["triplets1"]
+        if n >= 2:
+            f |= FEATURES["triplets2"]
+    if h.kongs:
+        f |= FEATURES["kongs"]
+    if h.last_tile or h.situation.kong or h.situation.wall_last:
+        f |= FEATURES["flags"]
+    if ctx.wait is not None:
+        f |= FEATURES["wait"]
+    if h.situation.flowers:
+        f |= FEATURES["flowers"]
+    return f
+
+
+_Cond = Callable[["ScoringContext"], int]
+_Group = tuple[int, tuple[tuple[int, Fan, _Cond], ...]]
+
+# A fan table's conditions grouped by requirement, computed once per table.
+_PLANS: dict[int, tuple[Sequence[Fan], tuple[_Group, ...]]] = {}
+
+
+def _plan(fans: Sequence[Fan]) -> tuple[_Group, ...]:
     got = _PLANS.get(id(fans))
     if got is None or got[0] is not fans:
-        got = (fans, tuple((f, f.condition) for f in fans))
+        groups: dict[int, list[tuple[int, Fan, _Cond]]] = {}
+        for i, f in enumerate(fans):
+            need = _REQUIRES.get(f.condition, 0)
+            groups.setdefault(need, []).append((i, f, f.condition))
+        got = (fans, tuple((need, tuple(m)) for need, m in groups.items()))
         _PLANS[id(fans)] = got
     return got[1]
 
@@ -355,21 +466,25 @@ _Present = list[tuple[Fan, int, str | None]]
 
 
 def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Present, int, int]:
-    """Evaluate every fan; apply 不计; return (present, total, minimum)."""
-    plan = _plan(fans)
-    present = [(f, n) for f, cond in plan if (n := cond(ctx))]
-    if not any(f.counts_toward_minimum for f, _ in present):
+    """Evaluate the fans; apply 不计; return (present, total, minimum)."""
+    feats = _features(ctx)
+    found: list[tuple[int, Fan, int]] = []
+    for need, members in _plan(fans):
+        if need & feats == need:
+            found += [(i, f, n) for i, f, cond in members if (n := cond(ctx))]
+    if not any(f.counts_toward_minimum for _, f, _ in found):
         ctx.nothing_else = True
-        got = {f.id for f, _ in present}
-        extra = [(f, n) for f, cond in plan if f.id not in got and (n := cond(ctx))]
+        got = {i for i, _, _ in found}
+        for _, members in _plan(fans):
+            found += [
+                (i, f, n) for i, f, cond in members if i not in got and (n := cond(ctx))
+            ]
         ctx.nothing_else = False
-        if extra:
-            order = {f.id: i for i, f in enumerate(fans)}
-            present = sorted(present + extra, key=lambda fn: order[fn[0].id])
+    found.sort(key=_first)
     excluded: dict[str, str] = {}
     out: _Present = []
     total = minimum = 0
-    for fan, n in present:
+    for _, fan, n in found:
         by = excluded.get(fan.id)
         out.append((fan, n, by))
         if by is not None:
@@ -381,6 +496,10 @@ def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Present, int, 
             if x not in excluded:
                 excluded[x] = fan.id
     return out, total, minimum
+
+
+def _first(item: tuple[int, Fan, int]) -> int:
+    return item[0]
 
 
 def _validate(
@@ -468,7 +587,7 @@ def _result(ruleset: RuleSet, cand: _Candidate) -> ScoreResult:
         if by is None:
             counted.append(_line(fan, n))
         else:
-            skipped.append(_line(fan, n, False, f"不计: excluded by {by}"))
+            skipped.append(_line(fan, n, by))
     error = None
     if minimum < ruleset.min_fan:
         error = f"below the {ruleset.min_fan}-fan minimum ({minimum})"

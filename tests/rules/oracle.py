@@ -25,7 +25,16 @@ from games.rules.situation import WinSituation
 from games.rules.tiles import ALL_TILES, Tile, format_tiles
 
 ORACLE_EXCEPTIONS: dict[str, str] = {}
-"""Known oracle errors: hand notation → the rule text we follow instead."""
+"""Known oracle errors: ``str(hand)`` → the rule text we follow instead.
+
+Empty: on the curated cases and on 100,000 random hands (seeds 1,000,000 –
+1,099,999, besides the 10,000 of the property test) we found no case where
+the oracle is wrong once its documented conventions are translated
+(:func:`oracle_score`: MIL 明暗杠 → 明杠 + 暗杠; flowers and the 8-fan
+minimum are compared separately).  Equal-total alternative splits are not
+exceptions: the property test accepts them when the oracle's breakdown is
+one of our other decompositions with the same total.
+"""
 
 _SUIT = {"m": "W", "s": "T", "p": "B"}
 _HONOR = {1: "F1", 2: "F2", 3: "F3", 4: "F4", 5: "J3", 6: "J2", 7: "J1"}

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..decompose import GroupKind
+from ..scoring import requires
 from ..shanten import Shape
 from .base import Fan
 from .mcr_combos import OCODE, chow_fans, pung_fans
@@ -41,10 +42,17 @@ def _fan(
     *,
     note: str = "",
     minimum: bool = True,
+    needs: tuple[str, ...] = (),
 ) -> Callable[[Condition], Condition]:
-    """Register the decorated condition as a fan of the MCR table."""
+    """Register the decorated condition as a fan of the MCR table.
+
+    ``needs`` are the context features without which the condition is 0
+    (:func:`games.rules.scoring.requires`), so the scorer can skip it.
+    """
 
     def deco(fn: Condition) -> Condition:
+        if needs:
+            requires(*needs)(fn)
         src = f"{S3} {points}番 {zh}" + (f"; {note}" if note else "")
         _TABLE.append(
             Fan(fan_id, zh, en, points, fn, frozenset(excludes), minimum, src)
@@ -161,6 +169,7 @@ def _has_wind_pung(ctx: ScoringContext, wind: int) -> bool:
         "SEAT_WIND",
         "PUNG_OF_TERMINALS_OR_HONORS",
     ),
+    needs=("regular", "triplets2"),
 )
 def big_four_winds(ctx: ScoringContext) -> int:
     """Four wind pungs (or kongs) and a pair."""
@@ -173,6 +182,7 @@ def big_four_winds(ctx: ScoringContext) -> int:
     "Big Three Dragons",
     88,
     ("DRAGON_PUNG", "TWO_DRAGON_PUNGS"),
+    needs=("regular", "triplets2"),
 )
 def big_three_dragons(ctx: ScoringContext) -> int:
     """Pungs (or kongs) of 中, 发 and 白."""
@@ -199,6 +209,7 @@ def all_green(ctx: ScoringContext) -> int:
     88,
     ("FULL_FLUSH", "FULLY_CONCEALED_HAND", "CONCEALED_HAND", "NO_HONORS"),
     note="不计幺九刻 removes the pattern's own pung of 1s or 9s (see 幺九刻)",
+    needs=("regular",),
 )
 def nine_gates(ctx: ScoringContext) -> int:
     """Concealed 1112345678999 of one suit, won on any tile of that suit."""
@@ -227,6 +238,7 @@ def nine_gates(ctx: ScoringContext) -> int:
         "ALL_PUNGS",
     ),
     note="不计碰碰和 as in MCR",
+    needs=("kongs",),
 )
 def four_kongs(ctx: ScoringContext) -> int:
     """Four kongs, melded or concealed."""
@@ -246,6 +258,7 @@ def four_kongs(ctx: ScoringContext) -> int:
         "CONCEALED_HAND",
         "SINGLE_WAIT",
     ),
+    needs=("seven_pairs",),
 )
 def seven_shifted_pairs(ctx: ScoringContext) -> int:
     """Seven pairs of consecutive ranks in one suit."""
@@ -268,6 +281,7 @@ def seven_shifted_pairs(ctx: ScoringContext) -> int:
         "ALL_TERMINALS_AND_HONORS",
     ),
     note="不计混幺九 as in MCR",
+    needs=("thirteen_orphans",),
 )
 def thirteen_orphans(ctx: ScoringContext) -> int:
     """One of each terminal and honour, and a pair of one of them."""
@@ -303,6 +317,7 @@ def all_terminals(ctx: ScoringContext) -> int:
     "Little Four Winds",
     64,
     ("BIG_THREE_WINDS", "PUNG_OF_TERMINALS_OR_HONORS"),
+    needs=("regular", "triplets2"),
 )
 def little_four_winds(ctx: ScoringContext) -> int:
     """Three wind pungs and a pair of the fourth wind."""
@@ -318,6 +333,7 @@ def little_four_winds(ctx: ScoringContext) -> int:
     "Little Three Dragons",
     64,
     ("TWO_DRAGON_PUNGS", "DRAGON_PUNG"),
+    needs=("regular", "triplets2"),
 )
 def little_three_dragons(ctx: ScoringContext) -> int:
     """Two dragon pungs and a pair of the third dragon."""
@@ -357,6 +373,7 @@ def all_honors(ctx: ScoringContext) -> int:
         "CONCEALED_HAND",
         "FULLY_CONCEALED_HAND",
     ),
+    needs=("regular",),
 )
 def four_concealed_pungs(ctx: ScoringContext) -> int:
     """Four concealed pungs (concealed kongs count)."""
@@ -376,6 +393,7 @@ def four_concealed_pungs(ctx: ScoringContext) -> int:
         "TWO_TERMINAL_CHOWS",
         "NO_HONORS",
     ),
+    needs=("regular", "chows2"),
 )
 def pure_terminal_chows(ctx: ScoringContext) -> int:
     """123 123 789 789 of one suit with a pair of its 5."""
@@ -398,6 +416,7 @@ def pure_terminal_chows(ctx: ScoringContext) -> int:
         "PURE_TRIPLE_CHOW",
         "SEVEN_PAIRS",
     ),
+    needs=("regular", "chows2"),
 )
 def quadruple_chow(ctx: ScoringContext) -> int:
     """Four identical chows."""
@@ -410,6 +429,7 @@ def quadruple_chow(ctx: ScoringContext) -> int:
     "Four Pure Shifted Pungs",
     48,
     ("PURE_TRIPLE_CHOW", "PURE_SHIFTED_PUNGS", "ALL_PUNGS"),
+    needs=("regular", "triplets2"),
 )
 def four_pure_shifted_pungs(ctx: ScoringContext) -> int:
     """Four pungs of one suit, each one rank above the last."""
@@ -426,6 +446,7 @@ def four_pure_shifted_pungs(ctx: ScoringContext) -> int:
     "Four Pure Shifted Chows",
     32,
     ("PURE_SHIFTED_CHOWS",),
+    needs=("regular", "chows2"),
 )
 def four_pure_shifted_chows(ctx: ScoringContext) -> int:
     """Four chows of one suit stepping up by one or by two."""
@@ -438,6 +459,7 @@ def four_pure_shifted_chows(ctx: ScoringContext) -> int:
     "Three Kongs",
     32,
     ("TWO_MELDED_KONGS", "TWO_CONCEALED_KONGS", "MELDED_KONG", "CONCEALED_KONG"),
+    needs=("kongs",),
 )
 def three_kongs(ctx: ScoringContext) -> int:
     """Three kongs, melded or concealed."""
@@ -470,6 +492,7 @@ def all_terminals_and_honors(ctx: ScoringContext) -> int:
     24,
     ("FULLY_CONCEALED_HAND", "CONCEALED_HAND", "SINGLE_WAIT"),
     note="不计门前清 as in MCR (the seed lists 不求人、单钓)",
+    needs=("seven_pairs",),
 )
 def seven_pairs(ctx: ScoringContext) -> int:
     """Seven pairs (four of a kind counts as two)."""
@@ -488,6 +511,7 @@ def seven_pairs(ctx: ScoringContext) -> int:
         "CONCEALED_HAND",
         "SINGLE_WAIT",
     ),
+    needs=("honors_and_knitted",),
 )
 def greater_honors_and_knitted_tiles(ctx: ScoringContext) -> int:
     """All seven honours and seven knitted suited tiles, no pair."""
@@ -503,6 +527,7 @@ def greater_honors_and_knitted_tiles(ctx: ScoringContext) -> int:
     "All Even Pungs",
     24,
     ("ALL_PUNGS", "ALL_SIMPLES", "NO_HONORS"),
+    needs=("regular",),
 )
 def all_even_pungs(ctx: ScoringContext) -> int:
     """Pungs and pair of 2 4 6 8 only."""
@@ -524,6 +549,7 @@ def full_flush(ctx: ScoringContext) -> int:
     "Pure Triple Chow",
     24,
     ("PURE_SHIFTED_PUNGS", "PURE_DOUBLE_CHOW"),
+    needs=("regular", "chows2"),
 )
 def pure_triple_chow(ctx: ScoringContext) -> int:
     """Three identical chows."""
@@ -536,6 +562,7 @@ def pure_triple_chow(ctx: ScoringContext) -> int:
     "Pure Shifted Pungs",
     24,
     ("PURE_TRIPLE_CHOW",),
+    needs=("regular", "triplets2"),
 )
 def pure_shifted_pungs(ctx: ScoringContext) -> int:
     """Three pungs of one suit, each one rank above the last."""
@@ -570,6 +597,7 @@ def lower_tiles(ctx: ScoringContext) -> int:
     "Pure Straight",
     16,
     ("SHORT_STRAIGHT", "TWO_TERMINAL_CHOWS"),
+    needs=("regular", "chows2"),
 )
 def pure_straight(ctx: ScoringContext) -> int:
     """123 456 789 of one suit."""
@@ -583,19 +611,33 @@ def pure_straight(ctx: ScoringContext) -> int:
     16,
     ("ALL_CHOWS", "MIXED_DOUBLE_CHOW", "TWO_TERMINAL_CHOWS", "NO_HONORS"),
     note="不计 list from seed 002 (seed 003's is empty)",
+    needs=("regular", "chows2"),
 )
 def three_suited_terminal_chows(ctx: ScoringContext) -> int:
     """123 and 789 in two suits with a pair of 5 of the third."""
     return _chows(ctx).get("THREE_SUITED_TERMINAL_CHOWS", 0)
 
 
-@_fan("PURE_SHIFTED_CHOWS", "一色三步高", "Pure Shifted Chows", 16)
+@_fan(
+    "PURE_SHIFTED_CHOWS",
+    "一色三步高",
+    "Pure Shifted Chows",
+    16,
+    needs=("regular", "chows2"),
+)
 def pure_shifted_chows(ctx: ScoringContext) -> int:
     """Three chows of one suit stepping up by one or by two."""
     return _chows(ctx).get("PURE_SHIFTED_CHOWS", 0)
 
 
-@_fan("ALL_FIVES", "全带五", "All Fives", 16, ("ALL_SIMPLES", "NO_HONORS"))
+@_fan(
+    "ALL_FIVES",
+    "全带五",
+    "All Fives",
+    16,
+    ("ALL_SIMPLES", "NO_HONORS"),
+    needs=("regular",),
+)
 def all_fives(ctx: ScoringContext) -> int:
     """Every set and the pair contain a suited 5."""
     if ctx.shape is not _REG:
@@ -612,7 +654,14 @@ def all_fives(ctx: ScoringContext) -> int:
     return 1
 
 
-@_fan("TRIPLE_PUNG", "三同刻", "Triple Pung", 16, ("DOUBLE_PUNG",))
+@_fan(
+    "TRIPLE_PUNG",
+    "三同刻",
+    "Triple Pung",
+    16,
+    ("DOUBLE_PUNG",),
+    needs=("regular", "triplets2"),
+)
 def triple_pung(ctx: ScoringContext) -> int:
     """Three pungs of the same rank in the three suits."""
     return _pungs(ctx).get("TRIPLE_PUNG", 0)
@@ -624,6 +673,7 @@ def triple_pung(ctx: ScoringContext) -> int:
     "Three Concealed Pungs",
     16,
     ("TWO_CONCEALED_PUNGS",),
+    needs=("regular",),
 )
 def three_concealed_pungs(ctx: ScoringContext) -> int:
     """Three concealed pungs (concealed kongs count)."""
@@ -640,6 +690,7 @@ def three_concealed_pungs(ctx: ScoringContext) -> int:
     "Lesser Honors and Knitted Tiles",
     12,
     ("ALL_TYPES", "FULLY_CONCEALED_HAND", "CONCEALED_HAND", "SINGLE_WAIT"),
+    needs=("honors_and_knitted",),
 )
 def lesser_honors_and_knitted_tiles(ctx: ScoringContext) -> int:
     """Fourteen singles from one knitted straight and the honours."""
@@ -674,6 +725,7 @@ def lower_four(ctx: ScoringContext) -> int:
     "Big Three Winds",
     12,
     note="不计 its three 幺九刻 (MCR; see 幺九刻)",
+    needs=("regular", "triplets2"),
 )
 def big_three_winds(ctx: ScoringContext) -> int:
     """Three wind pungs."""
@@ -684,7 +736,7 @@ def big_three_winds(ctx: ScoringContext) -> int:
 # 8 番
 
 
-@_fan("MIXED_STRAIGHT", "花龙", "Mixed Straight", 8)
+@_fan("MIXED_STRAIGHT", "花龙", "Mixed Straight", 8, needs=("regular", "chows2"))
 def mixed_straight(ctx: ScoringContext) -> int:
     """123, 456 and 789 in three different suits."""
     return _chows(ctx).get("MIXED_STRAIGHT", 0)
@@ -696,31 +748,45 @@ def reversible_tiles(ctx: ScoringContext) -> int:
     return int(_only(ctx, _M_REVERSIBLE))
 
 
-@_fan("MIXED_TRIPLE_CHOW", "三色三同顺", "Mixed Triple Chow", 8)
+@_fan(
+    "MIXED_TRIPLE_CHOW",
+    "三色三同顺",
+    "Mixed Triple Chow",
+    8,
+    needs=("regular", "chows2"),
+)
 def mixed_triple_chow(ctx: ScoringContext) -> int:
     """The same chow in three suits."""
     return _chows(ctx).get("MIXED_TRIPLE_CHOW", 0)
 
 
-@_fan("MIXED_SHIFTED_PUNGS", "三色三节高", "Mixed Shifted Pungs", 8)
+@_fan(
+    "MIXED_SHIFTED_PUNGS",
+    "三色三节高",
+    "Mixed Shifted Pungs",
+    8,
+    needs=("regular", "triplets2"),
+)
 def mixed_shifted_pungs(ctx: ScoringContext) -> int:
     """Pungs in three suits, ranks stepping up by one."""
     return _pungs(ctx).get("MIXED_SHIFTED_PUNGS", 0)
 
 
-@_fan("CHICKEN_HAND", "无番和", "Chicken Hand", 8)
+@_fan("CHICKEN_HAND", "无番和", "Chicken Hand", 8, needs=("fallback",))
 def chicken_hand(ctx: ScoringContext) -> int:
     """No other fan (flowers aside): the scorer's fallback pass."""
     return int(ctx.nothing_else)
 
 
-@_fan("LAST_TILE_DRAW", "妙手回春", "Last Tile Draw", 8, ("SELF_DRAWN",))
+@_fan(
+    "LAST_TILE_DRAW", "妙手回春", "Last Tile Draw", 8, ("SELF_DRAWN",), needs=("flags",)
+)
 def last_tile_draw(ctx: ScoringContext) -> int:
     """Self-drawn win on the wall's last tile."""
     return int(ctx.hand.last_draw)
 
 
-@_fan("LAST_TILE_CLAIM", "海底捞月", "Last Tile Claim", 8)
+@_fan("LAST_TILE_CLAIM", "海底捞月", "Last Tile Claim", 8, needs=("flags",))
 def last_tile_claim(ctx: ScoringContext) -> int:
     """Win on the last discard."""
     return int(ctx.hand.last_claim)
@@ -732,13 +798,21 @@ def last_tile_claim(ctx: ScoringContext) -> int:
     "Out with Replacement Tile",
     8,
     ("SELF_DRAWN",),
+    needs=("flags",),
 )
 def out_with_replacement_tile(ctx: ScoringContext) -> int:
     """Win on a kong's replacement draw (not a flower's)."""
     return int(ctx.hand.replacement)
 
 
-@_fan("ROBBING_THE_KONG", "抢杠和", "Robbing the Kong", 8, ("LAST_TILE",))
+@_fan(
+    "ROBBING_THE_KONG",
+    "抢杠和",
+    "Robbing the Kong",
+    8,
+    ("LAST_TILE",),
+    needs=("flags",),
+)
 def robbing_the_kong(ctx: ScoringContext) -> int:
     """Win on the tile another player adds to a melded pung."""
     return int(ctx.hand.robbing)
@@ -756,13 +830,14 @@ def robbing_the_kong(ctx: ScoringContext) -> int:
     ("CONCEALED_KONG", "TWO_CONCEALED_PUNGS"),
     note="6番 as in seeds 002/004 and MCR (seed 003 lists it under 8番);"
     " 不计暗杠、双暗刻 as in MCR",
+    needs=("kongs",),
 )
 def two_concealed_kongs(ctx: ScoringContext) -> int:
     """Two concealed kongs."""
     return int(ctx.hand.concealed_kongs == 2)
 
 
-@_fan("ALL_PUNGS", "碰碰和", "All Pungs", 6)
+@_fan("ALL_PUNGS", "碰碰和", "All Pungs", 6, needs=("regular",))
 def all_pungs(ctx: ScoringContext) -> int:
     """Four pungs (or kongs) and a pair."""
     return int(ctx.shape is _REG and len(ctx.triplets) == 4)
@@ -775,7 +850,13 @@ def half_flush(ctx: ScoringContext) -> int:
     return int(h.suits in (1, 2, 4) and (h.winds or h.dragons))
 
 
-@_fan("MIXED_SHIFTED_CHOWS", "三色三步高", "Mixed Shifted Chows", 6)
+@_fan(
+    "MIXED_SHIFTED_CHOWS",
+    "三色三步高",
+    "Mixed Shifted Chows",
+    6,
+    needs=("regular", "chows2"),
+)
 def mixed_shifted_chows(ctx: ScoringContext) -> int:
     """Chows in three suits, stepping up by one."""
     return _chows(ctx).get("MIXED_SHIFTED_CHOWS", 0)
@@ -794,7 +875,14 @@ def melded_hand(ctx: ScoringContext) -> int:
     return int(ctx.hand.melded == 4 and not ctx.hand.self_drawn)
 
 
-@_fan("TWO_DRAGON_PUNGS", "双箭刻", "Two Dragon Pungs", 6, ("DRAGON_PUNG",))
+@_fan(
+    "TWO_DRAGON_PUNGS",
+    "双箭刻",
+    "Two Dragon Pungs",
+    6,
+    ("DRAGON_PUNG",),
+    needs=("regular", "triplets2"),
+)
 def two_dragon_pungs(ctx: ScoringContext) -> int:
     """Two dragon pungs."""
     return _pungs(ctx).get("TWO_DRAGON_PUNGS", 0)
@@ -804,7 +892,7 @@ def two_dragon_pungs(ctx: ScoringContext) -> int:
 # 4 番
 
 
-@_fan("OUTSIDE_HAND", "全带幺", "Outside Hand", 4)
+@_fan("OUTSIDE_HAND", "全带幺", "Outside Hand", 4, needs=("regular",))
 def outside_hand(ctx: ScoringContext) -> int:
     """Every set and the pair contain a terminal or honour."""
     if ctx.shape is not _REG:
@@ -833,13 +921,20 @@ def fully_concealed_hand(ctx: ScoringContext) -> int:
     return int(ctx.hand.melded == 0 and ctx.hand.self_drawn)
 
 
-@_fan("TWO_MELDED_KONGS", "双明杠", "Two Melded Kongs", 4, ("MELDED_KONG",))
+@_fan(
+    "TWO_MELDED_KONGS",
+    "双明杠",
+    "Two Melded Kongs",
+    4,
+    ("MELDED_KONG",),
+    needs=("kongs",),
+)
 def two_melded_kongs(ctx: ScoringContext) -> int:
     """Two melded kongs."""
     return int(ctx.hand.melded_kongs == 2)
 
 
-@_fan("LAST_TILE", "和绝张", "Last Tile", 4)
+@_fan("LAST_TILE", "和绝张", "Last Tile", 4, needs=("flags",))
 def last_tile(ctx: ScoringContext) -> int:
     """The winning tile is the last of its kind (the other three shown)."""
     return int(ctx.hand.last_tile)
@@ -849,19 +944,19 @@ def last_tile(ctx: ScoringContext) -> int:
 # 2 番
 
 
-@_fan("DRAGON_PUNG", "箭刻", "Dragon Pung", 2)
+@_fan("DRAGON_PUNG", "箭刻", "Dragon Pung", 2, needs=("triplets1",))
 def dragon_pung(ctx: ScoringContext) -> int:
     """A pung (or kong) of a dragon; counted per pung."""
     return sum(1 for g in ctx.triplets if g.tile.index >= 31)
 
 
-@_fan("PREVALENT_WIND", "圈风刻", "Prevalent Wind", 2)
+@_fan("PREVALENT_WIND", "圈风刻", "Prevalent Wind", 2, needs=("triplets1",))
 def prevalent_wind(ctx: ScoringContext) -> int:
     """A pung of the round wind."""
     return int(_has_wind_pung(ctx, ctx.situation.round_wind.index))
 
 
-@_fan("SEAT_WIND", "门风刻", "Seat Wind", 2)
+@_fan("SEAT_WIND", "门风刻", "Seat Wind", 2, needs=("triplets1",))
 def seat_wind(ctx: ScoringContext) -> int:
     """A pung of one's seat wind."""
     return int(_has_wind_pung(ctx, ctx.situation.seat_wind.index))
@@ -887,19 +982,19 @@ def tile_hog(ctx: ScoringContext) -> int:
     return sum(1 for i in ctx.hand.kinds if ctx.hand.counts[i] == 4) - ctx.hand.kongs
 
 
-@_fan("DOUBLE_PUNG", "双同刻", "Double Pung", 2)
+@_fan("DOUBLE_PUNG", "双同刻", "Double Pung", 2, needs=("regular", "triplets2"))
 def double_pung(ctx: ScoringContext) -> int:
     """Two pungs of the same rank in two suits."""
     return _pungs(ctx).get("DOUBLE_PUNG", 0)
 
 
-@_fan("TWO_CONCEALED_PUNGS", "双暗刻", "Two Concealed Pungs", 2)
+@_fan("TWO_CONCEALED_PUNGS", "双暗刻", "Two Concealed Pungs", 2, needs=("regular",))
 def two_concealed_pungs(ctx: ScoringContext) -> int:
     """Two concealed pungs (concealed kongs count)."""
     return int(ctx.shape is _REG and ctx.concealed_pungs == 2)
 
 
-@_fan("CONCEALED_KONG", "暗杠", "Concealed Kong", 2)
+@_fan("CONCEALED_KONG", "暗杠", "Concealed Kong", 2, needs=("kongs",))
 def concealed_kong(ctx: ScoringContext) -> int:
     """A concealed kong."""
     return int(ctx.hand.concealed_kongs >= 1)
@@ -915,25 +1010,29 @@ def all_simples(ctx: ScoringContext) -> int:
 # 1 番
 
 
-@_fan("PURE_DOUBLE_CHOW", "一般高", "Pure Double Chow", 1)
+@_fan("PURE_DOUBLE_CHOW", "一般高", "Pure Double Chow", 1, needs=("regular", "chows2"))
 def pure_double_chow(ctx: ScoringContext) -> int:
     """Two identical chows (套算一次 applies)."""
     return _chows(ctx).get("PURE_DOUBLE_CHOW", 0)
 
 
-@_fan("MIXED_DOUBLE_CHOW", "喜相逢", "Mixed Double Chow", 1)
+@_fan(
+    "MIXED_DOUBLE_CHOW", "喜相逢", "Mixed Double Chow", 1, needs=("regular", "chows2")
+)
 def mixed_double_chow(ctx: ScoringContext) -> int:
     """The same chow in two suits (套算一次 applies)."""
     return _chows(ctx).get("MIXED_DOUBLE_CHOW", 0)
 
 
-@_fan("SHORT_STRAIGHT", "连六", "Short Straight", 1)
+@_fan("SHORT_STRAIGHT", "连六", "Short Straight", 1, needs=("regular", "chows2"))
 def short_straight(ctx: ScoringContext) -> int:
     """Two chows of one suit making six consecutive ranks (套算一次 applies)."""
     return _chows(ctx).get("SHORT_STRAIGHT", 0)
 
 
-@_fan("TWO_TERMINAL_CHOWS", "老少副", "Two Terminal Chows", 1)
+@_fan(
+    "TWO_TERMINAL_CHOWS", "老少副", "Two Terminal Chows", 1, needs=("regular", "chows2")
+)
 def two_terminal_chows(ctx: ScoringContext) -> int:
     """123 and 789 of one suit (套算一次 applies)."""
     return _chows(ctx).get("TWO_TERMINAL_CHOWS", 0)
@@ -946,6 +1045,7 @@ def two_terminal_chows(ctx: ScoringContext) -> int:
     1,
     note="a wind pung scored as 圈风刻/门风刻 or inside 三风刻 is not counted"
     " again (不重复); 九莲宝灯 takes one",
+    needs=("triplets1",),
 )
 def pung_of_terminals_or_honors(ctx: ScoringContext) -> int:
     """A pung (or kong) of 1s, 9s or a wind; counted per pung."""
@@ -974,7 +1074,7 @@ def pung_of_terminals_or_honors(ctx: ScoringContext) -> int:
     return max(n, 0)
 
 
-@_fan("MELDED_KONG", "明杠", "Melded Kong", 1)
+@_fan("MELDED_KONG", "明杠", "Melded Kong", 1, needs=("kongs",))
 def melded_kong(ctx: ScoringContext) -> int:
     """A melded kong."""
     return int(ctx.hand.melded_kongs >= 1)
@@ -992,19 +1092,19 @@ def no_honors(ctx: ScoringContext) -> int:
     return int(not ctx.hand.winds and not ctx.hand.dragons)
 
 
-@_fan("EDGE_WAIT", "边张", "Edge Wait", 1)
+@_fan("EDGE_WAIT", "边张", "Edge Wait", 1, needs=("wait",))
 def edge_wait(ctx: ScoringContext) -> int:
     """Won on 3 of 12 or 7 of 89, the only wait."""
     return int(ctx.wait == "edge")
 
 
-@_fan("CLOSED_WAIT", "坎张", "Closed Wait", 1)
+@_fan("CLOSED_WAIT", "坎张", "Closed Wait", 1, needs=("wait",))
 def closed_wait(ctx: ScoringContext) -> int:
     """Won on the middle of a chow, the only wait."""
     return int(ctx.wait == "closed")
 
 
-@_fan("SINGLE_WAIT", "单钓将", "Single Wait", 1)
+@_fan("SINGLE_WAIT", "单钓将", "Single Wait", 1, needs=("wait",))
 def single_wait(ctx: ScoringContext) -> int:
     """Won on the pair's tile, the only wait."""
     return int(ctx.wait == "single")
@@ -1023,6 +1123,7 @@ def self_drawn(ctx: ScoringContext) -> int:
     1,
     minimum=False,
     note="每花计一分, 不计在起和分内",
+    needs=("flowers",),
 )
 def flower_tiles(ctx: ScoringContext) -> int:
     """One fan per flower; never toward the 8-fan minimum."""
