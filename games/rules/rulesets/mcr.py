@@ -31,10 +31,10 @@ RULESET = RuleSet(
     # seed 003 名词术语 18) 补花.
     systems=frozenset({System.FLOWERS}),
     notes=(
-        "国标麻将的 81 番 (seed 003). 双暗杠 is 6 番 as in seeds 002/004 and MCR"
-        " (seed 003 lists it under 8番, which would make eleven 8-fan and five"
-        " 6-fan types against its own counts of 10 and 6 — its headings"
-        " disagree with its rows either way; MCR's value is used). Where seed"
+        "国标麻将的 81 番 (seed 003). 双暗杠 is 6 番 as in seeds 002 and 004"
+        " (numbered 53, inside their 6番 block) and MCR; seed 003 puts it in"
+        " its 8番 block — a contradiction between seeds, resolved for the"
+        " majority and the standard (and the oracle). Where seed"
         " 003 omits a 不计 that MCR has (七对 不计门前清; 四杠 不计碰碰和; 十三幺"
         " 不计混幺九; 双暗杠 不计暗杠、双暗刻; 三色双龙会's list from seed 002),"
         " MCR's rule is used; each fan's source says so."
