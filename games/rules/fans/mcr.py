@@ -43,17 +43,19 @@ def _fan(
     note: str = "",
     minimum: bool = True,
     needs: tuple[str, ...] = (),
+    listed: int | None = None,
 ) -> Callable[[Condition], Condition]:
     """Register the decorated condition as a fan of the MCR table.
 
     ``needs`` are the context features without which the condition is 0
     (:func:`games.rules.scoring.requires`), so the scorer can skip it.
+    ``listed`` is the value seed 003 lists when it differs from ``points``.
     """
 
     def deco(fn: Condition) -> Condition:
         if needs:
             requires(*needs)(fn)
-        src = f"{S3} {points}番 {zh}" + (f"; {note}" if note else "")
+        src = f"{S3} {listed or points}番 {zh}" + (f"; {note}" if note else "")
         _TABLE.append(
             Fan(fan_id, zh, en, points, fn, frozenset(excludes), minimum, src)
         )
@@ -828,6 +830,7 @@ def robbing_the_kong(ctx: ScoringContext) -> int:
     "Two Concealed Kongs",
     6,
     ("CONCEALED_KONG", "TWO_CONCEALED_PUNGS"),
+    listed=8,
     note="6番 as in seeds 002/004 and MCR (seed 003 lists it under 8番);"
     " 不计暗杠、双暗刻 as in MCR",
     needs=("kongs",),
