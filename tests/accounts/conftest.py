@@ -2,7 +2,9 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _no_allauth_rate_limits(settings):
+def _fast_accounts_settings(settings):
     # In the services pass the cache is the shared Redis, so allauth's per-IP
     # counters would carry over between runs; the limits are allauth's, not ours.
     settings.ACCOUNT_RATE_LIMITS = False
+    # Password hashing strength is Django's concern; keep these tests quick.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
