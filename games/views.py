@@ -1,12 +1,245 @@
-"""Lobby and rules pages (placeholders until the play and rules issues fill them)."""
+"""Pages of the games app: lobby (大厅), table, hand record, and the small POSTs
+around a table (快速开始, 人机练习, 好友房, 继续, 分组, 举报).
 
+Thin on purpose: each view parses the request, calls one service or selector
+(games.services / games.selectors, where the rules live) and renders or
+redirects.  The live table itself talks over the WebSocket (games.consumers);
+its first paint here uses the same context and partials as every later frame
+(games.presenters).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from . import presenters, selectors
+from .engine.bots import LEVELS
+from .models import HandRecord, Room, Table
+from .record import record_context
+from .services import tables as table_services
+from .services.play import TableError
+
+BOT_LEVELS = (
+    ("easy", "简单"),
+    ("normal", "普通"),
+    ("hard", "困难"),
+)
+"""Bot levels offered in the lobby, weakest first (keys of engine.bots.LEVELS)."""
 
 
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    """Redirect; for htmx requests say so with ``HX-Redirect`` (a full page load)."""
+    if getattr(request, "htmx", False):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def _refuse(request: HttpRequest, exc: Exception, back: str) -> HttpResponse:
+    """Show a service refusal: a flash message and back to ``back``."""
+    messages.error(request, str(exc))
+    return _go(request, back)
+
+
+def _table_url(table: Table) -> str:
+    return reverse("games:table", args=[table.pk])
+
+
+# ----------------------------------------------------------------- lobby
+@require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Render the lobby (大厅)."""
-    return render(request, "games/lobby.html")
+    """Render the lobby (大厅): rooms with stake, minimum, players, rule set."""
+    current = None
+    balance = None
+    if request.user.is_authenticated:
+        current = table_services.open_table_of(request.user)
+        profile = getattr(request.user, "profile", None)
+        balance = getattr(profile, "coins", None)
+    rooms = selectors.lobby_rooms()
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "rooms": rooms,
+            "balance": balance,
+            "current": current,
+            "bot_levels": [(k, _(v)) for k, v in BOT_LEVELS if k in LEVELS],
+        },
+    )
+
+
+@require_GET
+def lobby_rooms(request: HttpRequest) -> HttpResponse:
+    """The rooms list alone (htmx polling keeps the counts fresh)."""
+    balance = None
+    if request.user.is_authenticated:
+        profile = getattr(request.user, "profile", None)
+        balance = getattr(profile, "coins", None)
+    return render(
+        request,
+        "games/partials/lobby_rooms.html",
+        {
+            "rooms": selectors.lobby_rooms(),
+            "balance": balance,
+            "bot_levels": [(k, _(v)) for k, v in BOT_LEVELS if k in LEVELS],
+        },
+    )
+
+
+def _room(room_id: int) -> Room:
+    return get_object_or_404(Room, pk=room_id, active=True)
+
+
+@login_required
+@require_POST
+def quick_match(request: HttpRequest, room_id: int) -> HttpResponse:
+    """快速开始: pair with a waiting player or wait at a new table."""
+    try:
+        table = table_services.quick_match(request.user, _room(room_id))
+    except TableError as exc:
+        return _refuse(request, exc, reverse("games:lobby"))
+    return _go(request, _table_url(table))
+
+
+@login_required
+@require_POST
+def play_bot(request: HttpRequest, room_id: int) -> HttpResponse:
+    """人机练习: a practice table against the bot level chosen in the form."""
+    level = request.POST.get("level") or None
+    try:
+        table = table_services.play_bot(request.user, _room(room_id), level)
+    except TableError as exc:
+        return _refuse(request, exc, reverse("games:lobby"))
+    return _go(request, _table_url(table))
+
+
+@login_required
+@require_POST
+def friend_table(request: HttpRequest, room_id: int) -> HttpResponse:
+    """好友房: a private table; its page shows the invite link."""
+    try:
+        table = table_services.create_friend_table(request.user, _room(room_id))
+    except TableError as exc:
+        return _refuse(request, exc, reverse("games:lobby"))
+    return _go(request, _table_url(table))
+
+
+@login_required
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """Open an invite link: take the friend table's free seat."""
+    try:
+        table = table_services.join_friend_table(request.user, token)
+    except TableError as exc:
+        return _refuse(request, exc, reverse("games:lobby"))
+    return redirect(_table_url(table))
+
+
+# ----------------------------------------------------------------- table
+@login_required
+@require_GET
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The live table page (first paint; the WebSocket keeps it current)."""
+    t, seat = selectors.access_table(request.user, table_id)
+    context: dict[str, Any] = presenters.seat_context(t, seat, user=request.user)
+    return render(request, "games/table.html", context)
+
+
+def _table_request(request: HttpRequest, table_id: int, kind: str) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        if kind == "continue":
+            result = table_services.continue_match(request.user, table)
+        elif kind == "regroup":
+            result = table_services.regroup(request.user, table)
+        elif kind == "leave":
+            result = table_services.leave_table(request.user, table)
+        else:
+            result = table_services.do_table_request(table.pk, request.user, kind)
+    except TableError as exc:
+        if getattr(request, "htmx", False):
+            return HttpResponse(
+                presenters.render_toast(str(exc)),
+                headers={"HX-Reswap": "none"},
+            )
+        return _refuse(request, exc, _table_url(table))
+    if kind == "leave" or result.status == Table.Status.CLOSED:
+        return _go(request, reverse("games:lobby"))
+    if result.pk != table.pk:
+        return _go(request, _table_url(result))
+    if getattr(request, "htmx", False):
+        return HttpResponse(status=204)  # the new frame arrives over the socket
+    return redirect(_table_url(result))
+
+
+@login_required
+@require_POST
+def continue_match(request: HttpRequest, table_id: int) -> HttpResponse:
+    """继续: same opponent, next hand (deals when both agree)."""
+    return _table_request(request, table_id, "continue")
+
+
+@login_required
+@require_POST
+def regroup(request: HttpRequest, table_id: int) -> HttpResponse:
+    """分组: back to matchmaking in the same room."""
+    return _table_request(request, table_id, "regroup")
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Leave a waiting or settled table for the lobby."""
+    return _table_request(request, table_id, "leave")
+
+
+@login_required
+@require_POST
+def accept_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    """No opponent came: play the bot at this waiting table."""
+    return _table_request(request, table_id, "accept_bot")
+
+
+# ----------------------------------------------------------------- records
+@login_required
+@require_GET
+def hand_record(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """A hand's record: every event in order; both hands open after the end.
+
+    Only the hand's two players and staff may see it (others get 404).
+    """
+    record = selectors.access_hand_record(request.user, hand_id)
+    return render(request, "games/record.html", record_context(record))
+
+
+@login_required
+@require_POST
+def report(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """举报: store a report against the hand (htmx swaps in the answer)."""
+    record = selectors.access_hand_record(request.user, hand_id)
+    reason = request.POST.get("reason", "")
+    text = request.POST.get("text", "")
+    try:
+        table_services.file_report(request.user, record, reason, text)
+    except TableError as exc:
+        return render(
+            request,
+            "games/partials/report_form.html",
+            {"hand_id": hand_id, "error": str(exc)},
+            status=200,
+        )
+    if getattr(request, "htmx", False):
+        return render(request, "games/partials/report_done.html", {})
+    messages.success(request, _("举报已提交，我们会尽快处理。"))
+    return redirect(reverse("games:hand_record", args=[hand_id]))
 
 
 def rules(request: HttpRequest) -> HttpResponse:

@@ -1,0 +1,151 @@
+"""Presentation of a hand's record page (牌局记录): rows for every event.
+
+Reads go through :func:`games.selectors.hand_log` (ended hands only, full
+payloads); this module only turns them into rows the template can show: a
+label, the tiles involved, and a short note.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from accounts.models import Profile
+
+from . import selectors
+from .models import HandRecord
+
+KIND_LABELS = {
+    "hand_started": gettext_lazy("开局"),
+    "prompt": gettext_lazy("等待操作"),
+    "pre_deal_choice": gettext_lazy("开局选择"),
+    "deal": gettext_lazy("发牌"),
+    "flower": gettext_lazy("补花"),
+    "draw": gettext_lazy("摸牌"),
+    "indicator": gettext_lazy("翻牌"),
+    "task": gettext_lazy("任务"),
+    "double_choice": gettext_lazy("加倍选择"),
+    "discard": gettext_lazy("打牌"),
+    "chi": gettext_lazy("吃"),
+    "pung": gettext_lazy("碰"),
+    "kong": gettext_lazy("明杠"),
+    "concealed_kong": gettext_lazy("暗杠"),
+    "added_kong": gettext_lazy("加杠"),
+    "kong_completed": gettext_lazy("杠成"),
+    "pass": gettext_lazy("过"),
+    "ready": gettext_lazy("报听"),
+    "swap": gettext_lazy("换牌"),
+    "win_declined": gettext_lazy("胡加倍"),
+    "timeout": gettext_lazy("超时"),
+    "auto_play": gettext_lazy("托管"),
+    "hand_ended": gettext_lazy("结束"),
+}
+"""Event kind (engine) → label shown in the record."""
+
+_TILE_KEYS = ("tile", "tiles", "flower", "bonus_tile", "wild", "out", "win_tile")
+
+
+def _tiles(data: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key in _TILE_KEYS:
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(v for v in value if isinstance(v, str))
+    return out
+
+
+def _note(kind: str, data: dict[str, Any]) -> str:
+    if kind == "prompt":
+        return str(data.get("phase", ""))
+    if kind == "draw" and data.get("replacement"):
+        return _("从牌尾补")
+    if kind == "pre_deal_choice":
+        parts = []
+        if data.get("open_hand"):
+            parts.append(_("明牌"))
+        if data.get("double"):
+            parts.append(_("加倍"))
+        return "、".join(parts) or _("不选")
+    if kind == "double_choice":
+        return _("加倍") if data.get("double") else _("不加倍")
+    if kind == "auto_play":
+        return _("开") if data.get("on") else _("关")
+    if kind == "discard" and data.get("auto"):
+        return _("自动")
+    if kind == "ready" and data.get("heavenly"):
+        return _("天听")
+    if kind == "task":
+        return f"{data.get('kind', '')} {data.get('fan') or ''} ×{data.get('factor', 2)}"
+    if kind == "hand_ended":
+        if data.get("winner") is None:
+            return _("流局")
+        return _("和牌 %(fan)s 番") % {"fan": data.get("fan_total", 0)}
+    return ""
+
+
+def record_context(record: HandRecord) -> dict[str, Any]:
+    """Context of ``games/record.html`` for an ended hand ``record``.
+
+    Keys: ``record``, ``players`` [{seat, nickname}], ``rows``
+    [{seq, at (seconds since the first event), kind, label, seat, who, tiles,
+    note}], ``hands`` [{nickname, tiles, melds}] (both hands at the end),
+    ``result`` (the engine's result dict), ``settlement``.
+    """
+    log = selectors.hand_log(record)
+    names: dict[int, str] = {}
+    for seat, uid in ((0, record.seat0_id), (1, record.seat1_id)):
+        profile = Profile.objects.filter(user_id=uid).first() if uid else None
+        names[seat] = profile.nickname if profile else _("电脑")
+    start = log[0]["at"] if log else 0.0
+    rows = []
+    hands: list[dict[str, Any]] = []
+    for e in log:
+        data = e["data"] or {}
+        kind = e["kind"]
+        seat = e["seat"]
+        rows.append(
+            {
+                "seq": e["seq"],
+                "at": max(0.0, float(e["at"] or 0.0) - float(start or 0.0)),
+                "kind": kind,
+                "label": KIND_LABELS.get(kind, kind),
+                "seat": seat,
+                "who": names.get(seat, "") if seat is not None else "",
+                "tiles": _tiles(data) if kind != "hand_ended" else [],
+                "note": _note(kind, data),
+            }
+        )
+        if kind == "hand_ended":
+            for s in (0, 1):
+                hand_tiles = (data.get("hands") or [[], []])[s]
+                melds = []
+                for m in (data.get("melds") or [[], []])[s]:
+                    # "pung:111z" → kind, tiles
+                    mk, _sep, notation = str(m).partition(":")
+                    melds.append({"kind": mk, "tiles": _split(notation)})
+                hands.append(
+                    {"nickname": names[s], "tiles": hand_tiles, "melds": melds}
+                )
+    return {
+        "record": record,
+        "players": [{"seat": s, "nickname": names[s]} for s in (0, 1)],
+        "rows": rows,
+        "hands": hands,
+        "result": record.result or {},
+        "settlement": record.settlement or (record.result or {}).get("settlement"),
+    }
+
+
+def _split(notation: str) -> list[str]:
+    """``"111z"`` → ``["1z", "1z", "1z"]``; ``"1m2m3m"`` also works."""
+    from games.rules.errors import NotationError
+    from games.rules.tiles import parse_tiles
+
+    try:
+        return [str(t) for t in parse_tiles(notation)]
+    except NotationError:
+        return []

@@ -1,0 +1,175 @@
+"""Template helpers for the live table: tile images, clocks and waits.
+
+Tiles are always our SVG artwork as ``<img>`` with the tile's name as alt text
+(Chinese, or English when the page is in English); never text glyphs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django import template
+from django.templatetags.static import static
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from games.rules.errors import NotationError
+from games.rules.tiles import Tile
+
+register = template.Library()
+
+_HIDDEN = "back"
+
+
+def tile_name(code: str) -> str:
+    """Return the display name of tile ``code`` (``"5m"`` → ``五万``/``5 Characters``).
+
+    ``"back"`` (a face-down tile) gives ``暗牌``.  Unknown notation gives the code
+    itself, so a bad value never breaks a page.
+    """
+    if code == _HIDDEN or not code:
+        return _("暗牌")
+    try:
+        tile = Tile.parse(code)
+    except NotationError:
+        return code
+    lang = (get_language() or "zh-hans").lower()
+    return tile.en if lang.startswith("en") else tile.zh
+
+
+@register.filter(name="tile_name")
+def tile_name_filter(code: Any) -> str:
+    """``{{ "5m"|tile_name }}`` → ``五万``."""
+    return tile_name(str(code or ""))
+
+
+@register.simple_tag
+def tile(code: Any, css: str = "", alt: str | None = None) -> SafeString:
+    """Render one tile image: ``{% tile "5m" "mj-tile--sm" %}``.
+
+    ``code`` is tile notation or ``"back"`` (also for ``None``: a hidden tile).
+    Hooks such as ``data-tile`` belong on the element around the image.
+    """
+    code = str(code) if code else _HIDDEN
+    name = tile_name(code) if alt is None else alt
+    classes = f"mj-tile {css}".strip()
+    return format_html(
+        '<img class="{}" src="{}" alt="{}" width="60" height="80" draggable="false">',
+        classes,
+        static(f"tiles/{code}.svg"),
+        name,
+    )
+
+
+@register.simple_tag
+def tiles(codes: Iterable[Any] | None, css: str = "") -> SafeString:
+    """Render a run of tiles (a meld, a pool): ``{% tiles meld.tiles "mj-tile--xs" %}``."""
+    return format_html_join("", "{}", ((tile(c, css),) for c in (codes or ())))
+
+
+@register.filter
+def waits_attr(waits: Any) -> str:
+    """Encode waits for ``data-waits``: ``[{"tile": "3m", "left": 2}]`` → ``3m:2``.
+
+    Also accepts a mapping ``{"3m": 2}`` or a plain list of tile codes.
+    """
+    if not waits:
+        return ""
+    if isinstance(waits, Mapping):
+        items = list(waits.items())
+    else:
+        items = []
+        for w in waits:
+            if isinstance(w, Mapping):
+                code = w.get("tile")
+                left = w.get("left", w.get("unseen", w.get("count", "")))
+                items.append((code, left))
+            elif isinstance(w, (list, tuple)) and len(w) == 2:
+                items.append((w[0], w[1]))
+            else:
+                items.append((w, ""))
+    return " ".join(f"{c}:{n}" if n != "" else str(c) for c, n in items)
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """``{{ d|get_item:k }}``: a dict lookup with a variable key (None if absent)."""
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
+
+
+@register.simple_tag
+def backs(count: Any, css: str = "") -> SafeString:
+    """Render ``count`` face-down tiles (the opponent's concealed hand)."""
+    try:
+        n = max(0, min(int(count), 18))
+    except (TypeError, ValueError):
+        n = 0
+    return format_html_join("", "{}", ((tile(_HIDDEN, css),) for _ in range(n)))
+
+
+@register.filter
+def line_value(lines: Any, key: str) -> Any:
+    """The ``value`` of the settlement line with ``key`` (None if absent)."""
+    for line in lines or ():
+        if isinstance(line, Mapping) and line.get("key") == key:
+            return line.get("value")
+    return None
+
+
+@register.filter
+def fan_name(fan_id: Any, ruleset: str = "") -> str:
+    """Chinese (or English) name of fan ``fan_id`` in ``ruleset`` (the id if unknown)."""
+    from games.rules.rulesets import get as get_ruleset
+
+    if not fan_id:
+        return ""
+    try:
+        fan = get_ruleset(ruleset or "erren").fan(str(fan_id))
+    except (KeyError, ValueError):
+        return str(fan_id)
+    lang = (get_language() or "zh-hans").lower()
+    en = getattr(fan, "en", None)
+    return str(en) if lang.startswith("en") and en else str(getattr(fan, "zh", fan_id))
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """``5`` → ``+5``, ``-3`` → ``−3``, ``0`` → ``0`` (for balance changes)."""
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return ""
+    if n > 0:
+        return f"+{n:,}"
+    if n < 0:
+        return f"−{-n:,}"
+    return "0"
+
+
+@register.filter
+def ms_until(deadline: Any, now: Any) -> int:
+    """Milliseconds from ``now`` to ``deadline`` (both epoch ms), at least 1."""
+    try:
+        return max(1, int(deadline) - int(now))
+    except (TypeError, ValueError):
+        return 1
+
+
+@register.filter
+def ruleset_name(name: Any) -> str:
+    """Display name of rule set ``name`` (``erren`` → ``二人麻将``)."""
+    from games.rules.rulesets import get as get_ruleset
+
+    try:
+        rs = get_ruleset(str(name))
+    except (KeyError, ValueError):
+        return str(name)
+    lang = (get_language() or "zh-hans").lower()
+    en = getattr(rs, "en", None)
+    return str(en) if lang.startswith("en") and en else str(getattr(rs, "zh", name))

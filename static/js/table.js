@@ -1,0 +1,308 @@
+/* 二人麻将 — live table behaviour. Vanilla JS, progressive: htmx (ws extension)
+   does the transport and the swaps; this file adds clocks, keyboard play, the
+   waits popover, focus keeping, a double-submit guard and live announcements.
+
+   Hooks it reads (all rendered by templates/games/partials/*.html):
+   - #mj-root[ws-connect]           the socket element (never swapped)
+   - .mj-timer[data-deadline]       epoch ms; data-total (ms); data-now (server ms at render)
+   - #mj-hand .mj-htile             hand tiles (buttons inside ws-send forms); data-waits="3m:2 6m:0"
+   - [data-key]                     a shortcut key for a button (h, p, k, c, t, a, ...)
+   - [data-action="pass"]           Space / Esc
+   - [data-choice]                  a button that opens a choice group (aria-controls)
+   - #mj-status[data-say]           text for the polite live region
+   - #toast                         refusals (role=alert), auto-cleared
+*/
+(function () {
+  "use strict";
+
+  var root = null;
+  var skewMs = 0; // server clock − client clock, from data-now
+  var busyUntil = 0;
+  var swapMode = false;
+  var lastSaid = "";
+  var wantFocus = null; // {tile, index} to restore after a swap
+
+  function $(sel, ctx) { return (ctx || document).querySelector(sel); }
+  function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
+
+  function tileBase() { return (root && root.getAttribute("data-tiles")) || "/static/tiles/"; }
+
+  /* ---------------- clocks ---------------- */
+  function readSkew() {
+    var el = $("[data-now]");
+    if (!el) return;
+    var now = parseFloat(el.getAttribute("data-now"));
+    if (!isNaN(now) && now > 0) skewMs = now - Date.now();
+  }
+
+  function tick() {
+    var serverNow = Date.now() + skewMs;
+    $all(".mj-timer[data-deadline]").forEach(function (t) {
+      var deadline = parseFloat(t.getAttribute("data-deadline"));
+      var total = parseFloat(t.getAttribute("data-total")) || 15000;
+      if (isNaN(deadline) || deadline <= 0) { t.style.setProperty("--p", 0); return; }
+      var left = Math.max(0, deadline - serverNow);
+      var p = Math.max(0, Math.min(1, left / total));
+      t.style.setProperty("--p", p.toFixed(4));
+      t.classList.toggle("is-low", left < 4000);
+      var num = t.parentNode && t.parentNode.querySelector(".mj-timer-num");
+      if (num) {
+        var secs = Math.ceil(left / 1000);
+        var txt = secs + (num.getAttribute("data-unit") || "s");
+        if (num.textContent !== txt) num.textContent = txt;
+      }
+    });
+    window.requestAnimationFrame(tick);
+  }
+
+  /* ---------------- waits popover ---------------- */
+  function parseWaits(s) {
+    if (!s) return [];
+    return s.trim().split(/\s+/).map(function (item) {
+      var parts = item.split(":");
+      return { tile: parts[0], left: parts.length > 1 ? parts[1] : "" };
+    });
+  }
+
+  function tileImg(code, alt) {
+    var img = document.createElement("img");
+    img.className = "mj-tile";
+    img.src = tileBase() + code + ".svg";
+    img.alt = alt || code;
+    img.width = 60; img.height = 80;
+    return img;
+  }
+
+  function showWaits(btn) {
+    var pop = $("#mj-waits");
+    if (!pop) return;
+    var waits = parseWaits(btn.getAttribute("data-waits"));
+    if (!waits.length) { hideWaits(); return; }
+    pop.textContent = "";
+    var label = document.createElement("span");
+    label.textContent = pop.getAttribute("data-label") || "听";
+    pop.appendChild(label);
+    waits.forEach(function (w) {
+      var box = document.createElement("span");
+      box.className = "mj-wait" + (w.left === "0" ? " is-dead" : "");
+      box.appendChild(tileImg(w.tile, w.tile));
+      if (w.left !== "") {
+        var b = document.createElement("b");
+        b.textContent = (pop.getAttribute("data-left") || "余{n}").replace("{n}", w.left);
+        box.appendChild(b);
+      }
+      pop.appendChild(box);
+    });
+    pop.classList.add("is-shown");
+  }
+
+  function hideWaits() {
+    var pop = $("#mj-waits");
+    if (pop) pop.classList.remove("is-shown");
+  }
+
+  /* ---------------- keyboard ---------------- */
+  function handTiles() { return $all("#mj-hand .mj-htile"); }
+
+  function setRoving(focusIndex) {
+    var tiles = handTiles();
+    if (!tiles.length) return;
+    var idx = Math.max(0, Math.min(tiles.length - 1, focusIndex));
+    tiles.forEach(function (t, i) { t.tabIndex = i === idx ? 0 : -1; t.classList.toggle("is-chosen", false); });
+    return tiles[idx];
+  }
+
+  function moveFocus(delta) {
+    var tiles = handTiles();
+    if (!tiles.length) return;
+    var cur = tiles.indexOf(document.activeElement);
+    if (cur < 0) cur = tiles.findIndex(function (t) { return t.tabIndex === 0; });
+    if (cur < 0) cur = tiles.length - 1;
+    var next = (cur + delta + tiles.length) % tiles.length;
+    var el = setRoving(next);
+    if (el) el.focus();
+  }
+
+  function clickVisible(sel) {
+    var el = $all(sel).find(function (b) { return !b.disabled && b.offsetParent !== null; });
+    if (el) { el.click(); return true; }
+    return false;
+  }
+
+  function onKey(e) {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (t && t.closest && t.closest(".mj-settle-wrap") && e.key !== "Escape") return;
+    var key = e.key;
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      if (!handTiles().length) return;
+      e.preventDefault();
+      moveFocus(key === "ArrowLeft" ? -1 : 1);
+      return;
+    }
+    if (key === "Escape") {
+      var open = $("[data-choice][aria-expanded='true']");
+      if (open) { toggleChoice(open, false); open.focus(); e.preventDefault(); return; }
+      if (swapMode) { setSwapMode(false); e.preventDefault(); return; }
+      if (clickVisible("#mj-actions [data-action='pass']")) e.preventDefault();
+      return;
+    }
+    if (key === " " || key === "Spacebar") {
+      // Space passes a claim; on a focused button it keeps its native meaning
+      // unless a pass is on offer.
+      if ($("#mj-actions [data-action='pass']")) {
+        e.preventDefault();
+        clickVisible("#mj-actions [data-action='pass']");
+      }
+      return;
+    }
+    if (key === "Enter" && (!t || t === document.body || t === root)) {
+      var chosen = $("#mj-hand .mj-htile[tabindex='0']");
+      if (chosen && !chosen.disabled) { e.preventDefault(); chosen.click(); }
+      return;
+    }
+    if (key.length === 1) {
+      var k = key.toLowerCase();
+      var btn = $all("#mj-root [data-key='" + k + "']").find(function (b) { return !b.disabled && b.offsetParent !== null; });
+      if (btn) { e.preventDefault(); btn.click(); }
+    }
+  }
+
+  /* ---------------- choice groups (吃 / 杠 / 听 with several options) ---------------- */
+  function toggleChoice(btn, open) {
+    var id = btn.getAttribute("aria-controls");
+    var box = id && document.getElementById(id);
+    if (!box) return;
+    var show = open === undefined ? btn.getAttribute("aria-expanded") !== "true" : open;
+    btn.setAttribute("aria-expanded", show ? "true" : "false");
+    box.hidden = !show;
+    if (show) {
+      var first = box.querySelector("button");
+      if (first) first.focus();
+    }
+  }
+
+  /* ---------------- 换牌 mode ---------------- */
+  function setSwapMode(on) {
+    swapMode = !!on;
+    var hand = $("#mj-hand");
+    if (hand) hand.classList.toggle("is-swap-mode", swapMode);
+    $all("[data-action='swap']").forEach(function (b) {
+      b.classList.toggle("is-armed", swapMode);
+      b.setAttribute("aria-pressed", swapMode ? "true" : "false");
+    });
+    say(swapMode ? (($("[data-action='swap']") || {}).getAttribute ? $("[data-action='swap']").getAttribute("data-armed-text") : "") : "");
+  }
+
+  /* ---------------- live region ---------------- */
+  function say(text) {
+    var live = $("#mj-live");
+    if (!live || !text || text === lastSaid) return;
+    lastSaid = text;
+    live.textContent = text;
+  }
+
+  function afterFrame() {
+    readSkew();
+    var status = $("#mj-status");
+    if (status) say(status.getAttribute("data-say"));
+    var toast = $("#toast");
+    if (toast && toast.textContent.trim()) {
+      clearTimeout(afterFrame.toastTimer);
+      afterFrame.toastTimer = setTimeout(function () {
+        var t = $("#toast");
+        if (t) t.textContent = "";
+      }, 4500);
+    }
+    busyUntil = 0;
+    if (swapMode && !$("[data-action='swap']")) swapMode = false;
+    if (swapMode) setSwapMode(true);
+    // Keep keyboard focus on the hand across swaps.
+    var tiles = handTiles();
+    if (tiles.length) {
+      var idx = tiles.length - 1;
+      if (wantFocus) {
+        var same = tiles.findIndex(function (b) { return b.getAttribute("data-tile") === wantFocus.tile; });
+        idx = same >= 0 ? same : Math.min(wantFocus.index, tiles.length - 1);
+      }
+      var el = setRoving(idx);
+      if (wantFocus && el) el.focus({ preventScroll: true });
+    }
+    wantFocus = null;
+    // A settlement panel takes focus so keyboard users land on its buttons.
+    var settle = $("[data-testid='settlement']");
+    if (settle && !settle.hasAttribute("data-seen")) {
+      settle.setAttribute("data-seen", "1");
+      var cont = settle.querySelector("[data-testid='continue']");
+      (cont || settle).focus({ preventScroll: true });
+    }
+  }
+
+  function init() {
+    root = document.getElementById("mj-root");
+    if (!root) return;
+    readSkew();
+    window.requestAnimationFrame(tick);
+    document.addEventListener("keydown", onKey);
+
+    root.addEventListener("htmx:wsOpen", function () {
+      var c = $("#mj-conn");
+      if (c) { c.classList.add("is-open"); c.classList.remove("is-closed"); c.textContent = c.getAttribute("data-open"); }
+    });
+    root.addEventListener("htmx:wsClose", function () {
+      var c = $("#mj-conn");
+      if (c) { c.classList.remove("is-open"); c.classList.add("is-closed"); c.textContent = c.getAttribute("data-closed"); }
+    });
+    root.addEventListener("htmx:wsBeforeMessage", function () {
+      var a = document.activeElement;
+      if (a && a.classList && a.classList.contains("mj-htile")) {
+        wantFocus = { tile: a.getAttribute("data-tile"), index: handTiles().indexOf(a) };
+      }
+      hideWaits();
+    });
+    root.addEventListener("htmx:wsAfterMessage", afterFrame);
+
+    // One action per prompt: drop a second click until the server answers.
+    root.addEventListener("htmx:wsConfigSend", function (e) {
+      var now = Date.now();
+      if (busyUntil > now) { e.preventDefault(); return; }
+      var p = e.detail.parameters;
+      if (swapMode && p && p.action === "discard") {
+        p.action = "swap";
+        setSwapMode(false);
+      }
+      busyUntil = now + 2500;
+    });
+
+    root.addEventListener("click", function (e) {
+      var chooser = e.target.closest && e.target.closest("[data-choice]");
+      if (chooser) { e.preventDefault(); toggleChoice(chooser); return; }
+      var sw = e.target.closest && e.target.closest("[data-action='swap']");
+      if (sw) { e.preventDefault(); setSwapMode(!swapMode); return; }
+    });
+    root.addEventListener("mouseover", function (e) {
+      var b = e.target.closest && e.target.closest(".mj-htile");
+      if (b) showWaits(b);
+    });
+    root.addEventListener("mouseout", function (e) {
+      var b = e.target.closest && e.target.closest(".mj-htile");
+      if (b && !(e.relatedTarget && b.contains(e.relatedTarget))) hideWaits();
+    });
+    root.addEventListener("focusin", function (e) {
+      var b = e.target.closest && e.target.closest(".mj-htile");
+      if (b) {
+        var tiles = handTiles();
+        setRoving(tiles.indexOf(b));
+        showWaits(b);
+      }
+    });
+    root.addEventListener("focusout", function (e) {
+      if (e.target.classList && e.target.classList.contains("mj-htile")) hideWaits();
+    });
+    afterFrame();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
