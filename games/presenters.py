@@ -67,6 +67,13 @@ such as ``"5m"``, times are epoch milliseconds):
                  annulled (bool: 系统断线 和局)}
 ``match``        {hands_played, wins {me, opponent}}
 ``toast``        a message to show once (refusals), or None
+``bot_offer``    a 快速开始 table has waited long enough: offer a bot
+                 (the browser sends ``{"action": "accept_bot"}``)
+
+Table-level requests the browser may send (no engine seq needed):
+``continue`` (继续), ``regroup`` (分组), ``leave`` (back to the lobby),
+``accept_bot``, ``sync`` (send my frame again).  A closed table has
+``table.status == "closed"``: show the way back to the lobby.
 """
 
 from __future__ import annotations
@@ -74,6 +81,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.conf import settings
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import NoReverseMatch, reverse
@@ -390,6 +398,11 @@ def seat_context(
         "toast": toast,
         "systems": sorted(s.value for s in rs.systems),
         "match": None,
+        "bot_offer": (
+            table.status == Table.Status.WAITING
+            and table.kind == Table.Kind.QUICK
+            and now >= table.created.timestamp() + settings.MAHJONG_BOT_OFFER_AFTER
+        ),
     }
     if table.match is not None:
         wins = table.match.wins or [0, 0]

@@ -1,8 +1,9 @@
-"""Websocket URL patterns, mounted by ``mahjong_site.asgi``.
+"""Websocket URL patterns, mounted by ``mahjong_site.asgi``."""
 
-Empty until the live-table issue adds the table consumer here.
-"""
+from django.urls import URLPattern, path
 
-from django.urls import URLPattern
+from .consumers import TableConsumer
 
-websocket_urlpatterns: list[URLPattern] = []
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+]

@@ -1,0 +1,138 @@
+"""The table websocket ``ws/table/<id>/``: one consumer per open browser tab.
+
+Thin: authenticate (session, via AuthMiddlewareStack in asgi.py), parse the
+JSON, call the services, render this seat's frame.  Every consumer renders
+its *own* seat's frame (games.presenters.render_frame) when the table's group
+is told that something changed, so no browser receives another seat's view.
+
+Browser → server: ``{"action": kind, "seq": N, ...fields}`` (htmx ws-send).
+Server → browser: the frame HTML (hx-swap-oob fragments); a refusal is a
+``<div id="toast" hx-swap-oob="true" role="alert">`` fragment and changes
+nothing; when the player moves to another table (分组) a
+``<div id="redirect" hx-swap-oob="true" data-url="...">`` fragment.
+Close codes: 4401 not logged in, 4403 not seated at this table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import escape
+
+from games.engine.errors import ActionError
+
+from .models import Table
+from .presenters import render_frame, render_toast
+from .services import TableError, play
+from .services.notify import table_group
+
+log = logging.getLogger(__name__)
+
+
+def _table_url(table_id: int) -> str:
+    try:
+        return reverse("games:table", args=[table_id])
+    except NoReverseMatch:
+        return f"/table/{table_id}/"
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One seated player's connection to one table."""
+
+    table_id: int
+    seat: int | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        seat = await self._seat_of(user.pk)
+        if seat is None:
+            await self.close(code=4403)
+            return
+        self.seat = seat
+        self.group = table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        self._reveals: set[asyncio.Task[None]] = set()
+        # reconnecting hands control back: 托管 off (broadcasts on change)
+        await database_sync_to_async(play.note_connect)(self.table_id, seat)
+        await self.send_frame()
+
+    async def disconnect(self, code: int) -> None:
+        if self.seat is None:
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        for task in list(getattr(self, "_reveals", ())):
+            task.cancel()
+        await database_sync_to_async(play.note_disconnect)(self.table_id, self.seat)
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None
+    ) -> None:
+        if self.seat is None:
+            return
+        try:
+            payload = json.loads(text_data or "")
+        except (TypeError, ValueError):
+            await self.send(render_toast("消息不是有效的 JSON，操作未执行"))
+            return
+        user = self.scope["user"]
+        try:
+            table = await database_sync_to_async(play.do_apply_action)(
+                self.table_id, user, payload
+            )
+        except (ActionError, TableError) as exc:
+            await self.send(render_toast(play.refusal_message(exc)))
+            return
+        if table.pk != self.table_id:
+            url = escape(_table_url(table.pk))
+            await self.send(
+                f'<div id="redirect" hx-swap-oob="true" data-url="{url}"></div>'
+            )
+        elif isinstance(payload, dict) and payload.get("action") == "sync":
+            await self.send_frame()
+
+    async def table_update(self, event: dict[str, Any]) -> None:
+        """Group message: something changed at the table; render my frame."""
+        await self.send_frame()
+        reveal = event.get("reveal")
+        if reveal and reveal.get("seat") == self.seat:
+            delay = max(0.0, float(reveal["at"]) - time.time()) + 0.02
+            task = asyncio.ensure_future(self._send_later(delay))
+            self._reveals.add(task)
+            task.add_done_callback(self._reveals.discard)
+
+    async def _send_later(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.send_frame()
+
+    async def send_frame(self) -> None:
+        html = await self._render()
+        if html is not None:
+            await self.send(html)
+
+    @database_sync_to_async
+    def _seat_of(self, user_id: int) -> int | None:
+        table = Table.objects.filter(pk=self.table_id).first()
+        return None if table is None else table.seat_of(user_id)
+
+    @database_sync_to_async
+    def _render(self) -> str | None:
+        table = (
+            Table.objects.select_related("room", "hand", "match")
+            .filter(pk=self.table_id)
+            .first()
+        )
+        if table is None or self.seat is None:
+            return None
+        return render_frame(table, self.seat, user=self.scope["user"])

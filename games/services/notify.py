@@ -1,0 +1,89 @@
+"""Side effects after commit: group broadcasts and delayed jobs.
+
+``notify_*`` and ``schedule_*`` only register ``transaction.on_commit``
+callbacks, so nothing leaves the process for a write that rolls back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+log = logging.getLogger(__name__)
+
+
+def table_group(table_id: int) -> str:
+    """The channel-layer group of a table's consumers."""
+    return f"table-{table_id}"
+
+
+def notify_table(table_id: int, *, reveal: dict[str, Any] | None = None) -> None:
+    """On commit, tell every consumer of the table to render its seat's frame.
+
+    ``reveal`` ({seat, at}) asks that seat's consumer to render once more at
+    ``at`` (epoch seconds), when its veil lifts.
+    """
+    message: dict[str, Any] = {"type": "table.update", "table": table_id}
+    if reveal:
+        message["reveal"] = reveal
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:  # pragma: no cover - channels always configured here
+            return
+        try:
+            async_to_sync(layer.group_send)(table_group(table_id), message)
+        except Exception:  # a broadcast failure must not undo a committed move
+            log.exception("broadcast to table %s failed", table_id)
+
+    transaction.on_commit(send)
+
+
+def _mode() -> str:
+    mode = settings.MAHJONG_SCHEDULER
+    if mode == "auto":
+        return "thread" if settings.CELERY_TASK_ALWAYS_EAGER else "celery"
+    return mode
+
+
+def schedule(task_name: str, args: list[Any], *, at: float) -> None:
+    """On commit, run the task ``games.tasks.<task_name>(*args)`` at ``at``.
+
+    ``at`` is epoch seconds.  With Celery: ``apply_async(countdown=...)``;
+    in the embedded default (eager Celery) a daemon timer thread of this
+    process; with ``MAHJONG_SCHEDULER=none`` nothing (tests run the task).
+    """
+    mode = _mode()
+    if mode == "none":
+        return
+
+    def go() -> None:
+        from games import tasks
+
+        task = getattr(tasks, task_name)
+        delay = max(0.0, at - time.time())
+        if mode == "celery":
+            task.apply_async(args=args, countdown=delay)
+            return
+
+        def run() -> None:
+            close_old_connections()
+            try:
+                task.run(*args)
+            except Exception:
+                log.exception("scheduled %s%s failed", task_name, tuple(args))
+            finally:
+                close_old_connections()
+
+        timer = threading.Timer(delay, run)
+        timer.daemon = True
+        timer.start()
+
+    transaction.on_commit(go)

@@ -1,0 +1,596 @@
+"""Playing a hand at a table: start, apply actions, timers, 托管, the veil.
+
+Every write here runs in one transaction holding the table row lock
+(``select_for_update``), so two processes (Daphne consumers, Celery workers)
+never change a table at the same time; the engine's ``Hand`` is loaded from
+the per-process cache or rebuilt from seed + log (games.services.hands).
+After the commit every consumer of the table is told to render its own
+seat's frame (``notify_table``), and the next deadline job is scheduled.
+
+The veil (issue 6, "the claim window must not leak information"): after a
+seat discards, the opponent either gets a claim window or simply draws.  To
+the discarder both look the same: its frame shows the table as of its
+discard (wall count, the opponent's tile count and flowers before the draw,
+no deadline bar) until the claim is answered, or — when there was no claim —
+until a random moment ``MAHJONG_CLAIM_JITTER_MIN..MAX`` seconds later.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games.engine.actions import (
+    ACTION_TYPES,
+    Action,
+    AutoPlay,
+    Discard,
+    Ready,
+    Timeout,
+    action_from_json,
+)
+from games.engine.bots import Bot, make_bot
+from games.engine.errors import (
+    ActionError,
+    HandOverError,
+    IllegalActionError,
+    InvalidActionError,
+    OutOfTurnError,
+    StaleActionError,
+)
+from games.engine.events import Event
+from games.engine.hand import Hand
+from games.engine.state import Phase
+from games.rules.errors import NotationError
+from games.rules.tiles import Tile, parse_tiles
+
+from ..models import HandRecord, Table
+from .hands import HAND_LOCK, event_to_row, forget_hand, load_hand, remember_hand
+from .notify import notify_table, schedule
+
+
+class TableError(ValueError):
+    """A request the table refuses; ``str(exc)`` is shown to the player."""
+
+
+ALIASES = {
+    "hu": "win",
+    "ting": "ready",
+    "auto": "auto_play",
+    "tuoguan": "auto_play",
+}
+"""Button names (data-action) → engine action kinds."""
+
+META_ACTIONS = frozenset({"continue", "regroup", "leave", "accept_bot", "sync"})
+"""Table-level requests handled outside the engine."""
+
+_BOTS: dict[int, Bot] = {}
+
+
+def _epoch(dt: datetime | None) -> float | None:
+    return None if dt is None else dt.timestamp()
+
+
+def _dt(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, tz=UTC)
+
+
+def lock_table(table_id: int) -> Table:
+    """Fetch and lock the table row (call inside ``transaction.atomic``).
+
+    Raises:
+        TableError: no such table.
+    """
+    try:
+        return (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("room", "hand", "match")
+            .get(pk=table_id)
+        )
+    except Table.DoesNotExist:
+        raise TableError("牌桌不存在。") from None
+
+
+def _bot_for(table: Table) -> Bot:
+    bot = _BOTS.get(table.pk)
+    if bot is None or bot.level != table.bot_level:
+        bot = make_bot(table.bot_level or "normal", random.Random(secrets.randbits(64)))
+        if len(_BOTS) > 4096:
+            _BOTS.clear()
+        _BOTS[table.pk] = bot
+    return bot
+
+
+# --------------------------------------------------------------------- parsing
+def _flag(value: object, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value != 0
+    if isinstance(value, str) and value.lower() in ("1", "true", "on", "yes"):
+        return True
+    if isinstance(value, str) and value.lower() in ("0", "false", "off", "no", ""):
+        return False
+    raise InvalidActionError(f"{name} 必须是 true 或 false")
+
+
+def _seq(payload: dict[str, Any]) -> int:
+    raw = payload.get("seq")
+    if raw is None or raw == "":
+        raise InvalidActionError("缺少序号 seq")
+    if isinstance(raw, bool):
+        raise InvalidActionError("序号 seq 必须是整数")
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise InvalidActionError(f"序号 seq 必须是整数，收到 {raw!r}") from None
+
+
+def action_kind(payload: object) -> str:
+    """Return the (alias-resolved) kind a browser payload asks for.
+
+    Raises:
+        InvalidActionError: not a JSON object, or no ``action`` string.
+    """
+    if not isinstance(payload, dict):
+        raise InvalidActionError("消息必须是 JSON 对象")
+    kind = payload.get("action", payload.get("kind"))
+    if not isinstance(kind, str) or not kind:
+        raise InvalidActionError("缺少操作名 action")
+    return ALIASES.get(kind, kind)
+
+
+def check_action(payload: dict[str, Any], hand: Hand, seat: int) -> Action:
+    """Turn a browser payload into an engine action for ``seat``.
+
+    The payload is ``{"action": kind, "seq": N, ...fields}`` as htmx's
+    ``ws-send`` sends a form (values may be strings): ``tile`` "5m",
+    ``tiles`` "345m" or a list, ``on``/``open_hand``/``double`` flags.
+    Button aliases: hu → win, ting → ready, auto → auto_play (toggle when
+    ``on`` is absent), open → 明牌 before the deal, double → 开始加倍 before
+    the deal or 加倍 after it, kong → whichever kong (on the discard, 暗杠,
+    加杠) is legal for ``tile``.  The seat comes from the session, never
+    from the payload.
+
+    Raises:
+        InvalidActionError: malformed payload, unknown action, bad tiles.
+    """
+    kind = action_kind(payload)
+    seq = _seq(payload)
+    state = hand.state
+    data: dict[str, Any] = {"seat": seat, "seq": seq}
+    tile = payload.get("tile")
+    if tile == "":
+        tile = None
+    if kind == "open":
+        data.update(
+            kind="pre_deal",
+            open_hand=True,
+            double=_flag(payload.get("double", False), "double"),
+        )
+    elif kind == "double":
+        if state.phase is Phase.PRE_DEAL:
+            data.update(
+                kind="pre_deal",
+                double=_flag(payload.get("double", True), "double"),
+                open_hand=_flag(payload.get("open_hand", False), "open_hand"),
+            )
+        else:
+            data.update(
+                kind="double", double=_flag(payload.get("double", True), "double")
+            )
+    elif kind == "pre_deal":
+        data.update(
+            kind="pre_deal",
+            open_hand=_flag(payload.get("open_hand", False), "open_hand"),
+            double=_flag(payload.get("double", False), "double"),
+        )
+    elif kind == "auto_play":
+        on = payload.get("on")
+        data.update(
+            kind="auto_play",
+            on=(not state.auto[seat]) if on in (None, "") else _flag(on, "on"),
+        )
+    elif kind == "kong":
+        return _resolve_kong(hand, seat, seq, tile)
+    elif kind == "chi":
+        tiles = payload.get("tiles")
+        if isinstance(tiles, str):
+            try:
+                tiles = [str(t) for t in parse_tiles(tiles)]
+            except NotationError as exc:
+                raise InvalidActionError(f"tiles: {exc}") from exc
+        data.update(kind="chi", tiles=tiles)
+    elif kind in ("discard", "swap", "concealed_kong", "added_kong"):
+        data.update(kind=kind, tile=tile)
+    elif kind == "ready":
+        data.update(kind="ready", tile=tile)
+    elif kind in ("win", "pass"):
+        data.update(kind=kind)
+    elif kind == "timeout" or kind not in ACTION_TYPES:
+        raise InvalidActionError(f"未知操作 {kind!r}")
+    else:  # pragma: no cover - every engine kind is handled above
+        data.update(kind=kind)
+    return action_from_json(data)
+
+
+def _resolve_kong(hand: Hand, seat: int, seq: int, tile: object) -> Action:
+    if tile is not None:
+        if not isinstance(tile, str):
+            raise InvalidActionError("tile 必须是牌名，例如 5m")
+        try:
+            Tile.parse(tile)
+        except NotationError as exc:
+            raise InvalidActionError(f"tile: {exc}") from exc
+    options = [
+        a
+        for a in hand.legal_actions(seat)
+        if a.kind in ("kong", "concealed_kong", "added_kong")
+    ]
+    last = hand.state.last_discard
+    for a in options:
+        a_tile = getattr(a, "tile", None)
+        if a.kind == "kong" and last is not None:
+            a_tile = Tile.from_index(last)
+        if tile is None or str(a_tile) == tile:
+            return action_from_json({**a.to_json(), "seq": seq})
+    raise IllegalActionError("现在不能杠" + (f" {tile}" if tile else ""))
+
+
+REFUSALS: list[tuple[type[ActionError], str]] = [
+    (StaleActionError, "操作已过期（牌局已更新），请按最新画面操作"),
+    (OutOfTurnError, "现在不是你操作的时候"),
+    (HandOverError, "这一盘已经结束"),
+    (InvalidActionError, "无法识别的操作"),
+    (IllegalActionError, "不允许的操作"),
+]
+
+
+def refusal_message(exc: Exception) -> str:
+    """The Chinese message shown for a refused action, with the detail."""
+    for cls, text in REFUSALS:
+        if isinstance(exc, cls):
+            return f"{text}：{exc}"
+    return str(exc)
+
+
+# ------------------------------------------------------------------ hand start
+def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
+    """Deal a new hand at ``table`` (locked by the caller) and persist its log.
+
+    Seeds come from :mod:`secrets`; the log's first event carries only the
+    SHA-256 commitment, the seed is revealed when the hand ends.  Balances for
+    the coin cap are the players' 游戏币 now (a bot table uses the human's
+    for both; it is practice and moves nothing).
+
+    Raises:
+        TableError: a seat is empty.
+    """
+    from accounts.models import Profile
+
+    now = time.time() if now is None else now
+    match = table.match
+    if match is None or table.seat0_id is None:
+        raise TableError("牌桌还没有坐满")
+    if table.seat1_id is None and not table.is_bot:
+        raise TableError("牌桌还没有坐满")
+    coins = dict(
+        Profile.objects.filter(
+            user_id__in=[u for u in (table.seat0_id, table.seat1_id) if u]
+        ).values_list("user_id", "coins")
+    )
+    c0 = max(0, coins.get(table.seat0_id, 0))
+    c1 = c0 if table.is_bot else max(0, coins.get(table.seat1_id, 0))
+    seed = secrets.token_hex(16)
+    hand = Hand.new(
+        table.room.ruleset,
+        now=now,
+        seed=seed,
+        dealer=match.dealer,
+        round_wind=Tile.parse(match.round_wind),
+        stake=table.room.stake,
+        balances=(c0, c1),
+    )
+    record = HandRecord.objects.create(
+        table=table,
+        match=match,
+        number=match.hands_played + 1,
+        seat0_id=table.seat0_id,
+        seat1_id=table.seat1_id,
+        ruleset=hand.ruleset.name,
+        stake=table.room.stake,
+        practice=table.is_bot,
+        commitment=hand.state.commitment,
+        secret_seed=seed,
+    )
+    table.hand = record
+    table.status = Table.Status.PLAYING
+    table.continue_votes = []
+    table.settle_deadline = None
+    table.veil = None
+    events = list(hand.events)
+    try:
+        events += _run_auto(table, hand, now)
+        _persist(table, record, hand, events, now)
+    except Exception:
+        forget_hand(record.pk)
+        raise
+    remember_hand(record.pk, hand)
+    return record
+
+
+# ---------------------------------------------------------------- auto moves
+def _run_auto(table: Table, hand: Hand, now: float) -> list[Event]:
+    """Play every move that needs no human: the bot seat and seats in 托管.
+
+    (报听 auto-discards are made by the engine itself.)  Returns the events.
+    """
+    out: list[Event] = []
+    for _ in range(1000):
+        if hand.ended:
+            break
+        s = hand.state
+        seat = next(
+            (
+                i
+                for i in (0, 1)
+                if s.pending[i] and (not table.is_human(i) or s.auto[i])
+            ),
+            None,
+        )
+        if seat is None:
+            break
+        if table.is_human(seat):
+            action: Action = Timeout(seat, s.seq)
+        else:
+            action = _bot_for(table).choose(hand.view(seat), hand.legal_actions(seat))
+        out += hand.apply(action, now=now)
+    return out
+
+
+def _persist(
+    table: Table,
+    record: HandRecord,
+    hand: Hand,
+    events: list[Event],
+    now: float,
+    *,
+    reveal: dict[str, Any] | None = None,
+) -> None:
+    """Write ``events``, settle an ended hand, set the deadline, notify."""
+    from ..models import HandEvent
+    from .settlement import settle_hand
+
+    HandEvent.objects.bulk_create([event_to_row(record, e) for e in events])
+    table.seq = hand.seq
+    table.deadline = None
+    if hand.ended:
+        table.veil = None
+        settle_hand(table=table, record=record, hand=hand, now=now)
+    else:
+        s = hand.state
+        humans = [i for i in (0, 1) if s.pending[i] and table.is_human(i)]
+        if humans and s.deadline is not None:
+            table.deadline = _dt(s.deadline)
+            schedule(
+                "table_deadline",
+                [table.pk, record.pk, hand.seq],
+                at=s.deadline + settings.MAHJONG_DEADLINE_SLACK,
+            )
+    table.save()
+    notify_table(table.pk, reveal=reveal)
+
+
+# -------------------------------------------------------------------- actions
+def do_apply_action(
+    table_id: int, user: Any, payload: object, *, now: float | None = None
+) -> Table:
+    """Apply a browser's action for ``user``'s seat at table ``table_id``.
+
+    Locks the table row; loads the hand; parses the payload
+    (:func:`check_action`); applies it with the engine; plays the bot's and
+    托管 seats' moves until a human must act; persists the events; settles an
+    ended hand; schedules the next deadline; on commit, notifies the table.
+    Table-level requests (``continue``, ``regroup``, ``leave``,
+    ``accept_bot``) go to games.services.tables.
+
+    Returns the table (for ``regroup``: the player's new table).
+
+    Raises:
+        TableError: not seated here, no live hand.
+        ActionError (InvalidActionError, StaleActionError, OutOfTurnError,
+            IllegalActionError, HandOverError): refused by the engine; the
+            hand and the database are unchanged.
+    """
+    from . import tables as table_services
+
+    kind = action_kind(payload)
+    assert isinstance(payload, dict)
+    now = time.time() if now is None else now
+    if kind in META_ACTIONS:
+        return table_services.do_table_request(table_id, user, kind)
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seat = table.seat_of(getattr(user, "pk", None))
+        if seat is None:
+            raise TableError("你不在这张牌桌的座位上")
+        record = table.hand
+        if record is None or record.status != HandRecord.Status.LIVE:
+            raise TableError("现在没有进行中的牌局")
+        with HAND_LOCK:
+            hand = load_hand(record, seq=table.seq)
+            action = check_action(payload, hand, seat)
+            before = _veil_snapshot(hand, seat)
+            events = hand.apply(action, now=now)
+            try:
+                events += _run_auto(table, hand, now)
+                reveal = _set_veil(table, hand, seat, action, before, now)
+                _persist(table, record, hand, events, now, reveal=reveal)
+            except Exception:
+                forget_hand(record.pk)
+                raise
+    return table
+
+
+def _veil_snapshot(hand: Hand, seat: int) -> dict[str, Any]:
+    s = hand.state
+    other = 1 - seat
+    return {
+        "wall_count": s.wall_count,
+        "opp_count": sum(s.concealed[other]),
+        "opp_flowers": [str(Tile.from_index(f)) for f in s.flowers[other]],
+    }
+
+
+def _set_veil(
+    table: Table,
+    hand: Hand,
+    seat: int,
+    action: Action,
+    before: dict[str, Any],
+    now: float,
+) -> dict[str, Any] | None:
+    """Set ``table.veil`` after ``seat`` discarded; return the reveal to send."""
+    table.veil = None
+    is_discard = isinstance(action, Discard) or (
+        isinstance(action, Ready) and action.tile is not None
+    )
+    s = hand.state
+    other = 1 - seat
+    if (
+        not is_discard
+        or hand.ended
+        or not table.is_human(other)
+        or s.open_hand[other]
+        or s.pending[seat]
+    ):
+        return None
+    claim_open = s.phase in (Phase.CLAIM, Phase.ROB) and s.pending[other]
+    lo = settings.MAHJONG_CLAIM_JITTER_MIN
+    hi = max(lo, settings.MAHJONG_CLAIM_JITTER_MAX)
+    until = None if claim_open else now + random.uniform(lo, hi)
+    tile = str(getattr(action, "tile", ""))
+    table.veil = {"seat": seat, "seq": hand.seq, "until": until, "tile": tile, **before}
+    return None if until is None else {"seat": seat, "at": until}
+
+
+# -------------------------------------------------------------------- timers
+def do_timeout(
+    table_id: int, hand_id: int, seq: int, *, now: float | None = None
+) -> bool:
+    """Apply ``timeout`` for every seat the prompt at ``seq`` still waits for.
+
+    Runs under the table lock and does nothing unless the table's current
+    hand is ``hand_id`` and still at ``seq`` — so a job that fires twice, or
+    after the seat answered, changes nothing.  Returns whether it acted.
+    """
+    with transaction.atomic():
+        try:
+            table = lock_table(table_id)
+        except TableError:
+            return False
+        record = table.hand
+        if (
+            record is None
+            or record.pk != hand_id
+            or table.seq != seq
+            or record.status != HandRecord.Status.LIVE
+        ):
+            return False
+        with HAND_LOCK:
+            hand = load_hand(record, seq=seq)
+            s = hand.state
+            if s.deadline is None:
+                return False
+            now = max(time.time() if now is None else now, s.deadline)
+            seats = [i for i in (0, 1) if s.pending[i] and table.is_human(i)]
+            if not seats:
+                return False
+            events: list[Event] = []
+            try:
+                for seat in seats:
+                    if hand.state.pending[seat] and not hand.ended:
+                        events += hand.apply(Timeout(seat, hand.seq), now=now)
+                events += _run_auto(table, hand, now)
+                table.veil = None
+                _persist(table, record, hand, events, now)
+            except Exception:
+                forget_hand(record.pk)
+                raise
+    return True
+
+
+def _set_auto(table: Table, seat: int, on: bool, now: float) -> bool:
+    record = table.hand
+    if record is None or record.status != HandRecord.Status.LIVE:
+        return False
+    with HAND_LOCK:
+        hand = load_hand(record, seq=table.seq)
+        if hand.state.auto[seat] == on:
+            return False
+        try:
+            events = hand.apply(AutoPlay(seat, hand.seq, on), now=now)
+            events += _run_auto(table, hand, now)
+            _persist(table, record, hand, events, now)
+        except Exception:
+            forget_hand(record.pk)
+            raise
+    return True
+
+
+def note_connect(table_id: int, seat: int, *, now: float | None = None) -> None:
+    """A websocket of ``seat`` opened: count it and hand control back (托管 off)."""
+    now = time.time() if now is None else now
+    with transaction.atomic():
+        table = lock_table(table_id)
+        conns = list(table.connections or [0, 0])
+        conns[seat] += 1
+        table.connections = conns
+        table.save(update_fields=["connections", "updated"])
+        _set_auto(table, seat, False, now)
+
+
+def note_disconnect(table_id: int, seat: int, *, now: float | None = None) -> None:
+    """A websocket of ``seat`` closed; the last one starts the grace period."""
+    now = time.time() if now is None else now
+    with transaction.atomic():
+        try:
+            table = lock_table(table_id)
+        except TableError:
+            return
+        conns = list(table.connections or [0, 0])
+        conns[seat] = max(0, conns[seat] - 1)
+        table.connections = conns
+        table.save(update_fields=["connections", "updated"])
+        if conns[seat] == 0 and table.hand_id is not None:
+            schedule(
+                "seat_away",
+                [table.pk, seat, table.hand_id],
+                at=now + settings.MAHJONG_DISCONNECT_GRACE,
+            )
+
+
+def do_seat_away(
+    table_id: int, seat: int, hand_id: int, *, now: float | None = None
+) -> bool:
+    """After the grace period: 托管 on for ``seat`` if it is still away.
+
+    Logged as the engine action ``auto_play`` (seed 000 异常处理: 断线 →
+    托管).  Returns whether 托管 was switched on.
+    """
+    now = time.time() if now is None else now
+    with transaction.atomic():
+        try:
+            table = lock_table(table_id)
+        except TableError:
+            return False
+        conns = table.connections or [0, 0]
+        if conns[seat] > 0 or table.hand_id != hand_id or not table.is_human(seat):
+            return False
+        return _set_auto(table, seat, True, now)

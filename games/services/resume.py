@@ -1,0 +1,95 @@
+"""Crash/restart recovery: resume live tables from their event logs.
+
+Run once after the web processes (re)start (``manage.py resume_tables``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+
+from ..models import HandRecord, Table
+from .hands import HAND_LOCK, HandUnavailableError, forget_hand, rebuild_hand
+from .notify import notify_table, schedule
+from .play import TableError, lock_table
+from .settlement import annul_hand
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ResumeReport:
+    """What :func:`resume_tables` did: table ids resumed / annulled / re-timed."""
+
+    resumed: list[int]
+    annulled: list[int]
+    settling: list[int]
+
+
+def resume_tables(*, now: float | None = None) -> ResumeReport:
+    """Resume every playing table from seed + log, or annul what cannot be.
+
+    For each table with a live hand: rebuild the hand from its log (the
+    process cache is ignored); if that works, reset the connection counts
+    (nobody is connected after a restart), reschedule the deadline job for
+    the current ``seq`` and start the disconnect grace for both seats; if it
+    fails, annul the hand (系统断线: 和局, stakes returned).  Settling tables
+    get their countdown job again.  Idempotent: the jobs check ``seq``.
+    """
+    now = time.time() if now is None else now
+    report = ResumeReport([], [], [])
+    ids = list(
+        Table.objects.filter(
+            status__in=[Table.Status.PLAYING, Table.Status.SETTLING]
+        ).values_list("pk", flat=True)
+    )
+    for table_id in ids:
+        with transaction.atomic():
+            try:
+                table = lock_table(table_id)
+            except TableError:
+                continue
+            record = table.hand
+            if table.status == Table.Status.SETTLING and record is not None:
+                at = table.settle_deadline.timestamp() if table.settle_deadline else now
+                schedule("settle_timeout", [table.pk, record.pk], at=max(at, now))
+                report.settling.append(table.pk)
+                continue
+            if record is None or record.status != HandRecord.Status.LIVE:
+                continue
+            with HAND_LOCK:
+                forget_hand(record.pk)
+                try:
+                    hand = rebuild_hand(record)
+                    if hand.seq != table.seq:
+                        raise HandUnavailableError(
+                            f"log ends at {hand.seq}, table at {table.seq}"
+                        )
+                except HandUnavailableError as exc:
+                    log.warning("annulling hand %s: %s", record.pk, exc)
+                    annul_hand(table=table, record=record, now=now, reason=str(exc))
+                    notify_table(table.pk)
+                    report.annulled.append(table.pk)
+                    continue
+            table.connections = [0, 0]
+            table.save(update_fields=["connections", "updated"])
+            if hand.state.deadline is not None:
+                schedule(
+                    "table_deadline",
+                    [table.pk, record.pk, hand.seq],
+                    at=max(now, hand.state.deadline + settings.MAHJONG_DEADLINE_SLACK),
+                )
+            for seat in (0, 1):
+                if table.is_human(seat):
+                    schedule(
+                        "seat_away",
+                        [table.pk, seat, record.pk],
+                        at=now + settings.MAHJONG_DISCONNECT_GRACE,
+                    )
+            notify_table(table.pk)
+            report.resumed.append(table.pk)
+    return report

@@ -1,0 +1,346 @@
+"""Sitting down: 快速开始 pairing, 人机练习, 好友房, 继续 / 分组, leaving, reports.
+
+A player holds at most one open table (waiting, playing or settling): asking
+for another while a hand is being played returns the playing table; a
+waiting or settling table is left first.  Pairing in a room is serialised by
+locking the room row.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+
+from accounts.models import Profile
+from games.engine.bots import LEVELS
+
+from ..models import HandRecord, Match, Report, Room, Table
+from .notify import notify_table, schedule
+from .play import TableError, lock_table, start_hand
+
+OPEN = (Table.Status.WAITING, Table.Status.PLAYING, Table.Status.SETTLING)
+
+
+def _check_balance(user: Any, room: Room) -> None:
+    coins = Profile.objects.filter(user=user).values_list("coins", flat=True).first()
+    if coins is None:
+        raise TableError("找不到你的玩家资料")
+    if coins < room.min_balance:
+        raise TableError(
+            f"{room.name}需要至少 {room.min_balance} 游戏币，你现在有 {coins}"
+        )
+
+
+def _check_room(room: Room) -> None:
+    if not room.active:
+        raise TableError(f"{room.name}暂未开放")
+
+
+def open_table_of(user: Any) -> Table | None:
+    """The open table ``user`` sits at, or None."""
+    return (
+        Table.objects.filter(Q(seat0=user) | Q(seat1=user), status__in=OPEN)
+        .order_by("-id")
+        .first()
+    )
+
+
+def _free_user(user: Any) -> Table | None:
+    """Leave a waiting/settling table; return a table still being played."""
+    table = open_table_of(user)
+    if table is None:
+        return None
+    if table.status == Table.Status.PLAYING:
+        return table
+    _close(lock_table(table.pk), note="left")
+    return None
+
+
+def _close(table: Table, *, note: str = "") -> None:
+    table.status = Table.Status.CLOSED
+    table.deadline = None
+    table.settle_deadline = None
+    table.save()
+    if table.match is not None and table.match.ended is None:
+        Match.objects.filter(pk=table.match_id).update(ended=datetime.now(tz=UTC))
+    notify_table(table.pk)
+
+
+def _start_match(table: Table, now: float) -> None:
+    table.match = Match.objects.create(
+        table=table,
+        seat0_id=table.seat0_id,
+        seat1_id=table.seat1_id,
+        wins=[0, 0],
+        coins=[0, 0],
+        dealer=0,
+        round_starter=0,
+    )
+    start_hand(table, now=now)
+
+
+def quick_match(user: Any, room: Room, *, now: float | None = None) -> Table:
+    """快速开始 / 分组: pair ``user`` with a player waiting in ``room``.
+
+    Returns the table: ``PLAYING`` when paired (the first hand is dealt), else
+    a new ``WAITING`` table with ``user`` on seat 0; after
+    ``MAHJONG_BOT_OFFER_AFTER`` seconds its frame offers a bot
+    (``accept_bot``).
+
+    Raises:
+        TableError: room closed, or balance below the room's minimum.
+    """
+    now = time.time() if now is None else now
+    with transaction.atomic():
+        room = Room.objects.select_for_update().get(pk=room.pk)
+        _check_room(room)
+        _check_balance(user, room)
+        playing = _free_user(user)
+        if playing is not None:
+            return playing
+        waiting = (
+            Table.objects.select_for_update()
+            .select_related("room")
+            .filter(
+                room=room,
+                kind=Table.Kind.QUICK,
+                status=Table.Status.WAITING,
+                seat1__isnull=True,
+            )
+            .exclude(seat0=user)
+            .order_by("created", "id")
+            .first()
+        )
+        if waiting is not None:
+            waiting.seat1 = user
+            _start_match(waiting, now)
+            return waiting
+        table = Table.objects.create(
+            room=room,
+            kind=Table.Kind.QUICK,
+            seat0=user,
+            connections=[0, 0],
+            created=datetime.fromtimestamp(now, tz=UTC),
+        )
+        schedule("table_refresh", [table.pk], at=now + settings.MAHJONG_BOT_OFFER_AFTER)
+        return table
+
+
+def play_bot(
+    user: Any, room: Room, level: str | None = None, *, now: float | None = None
+) -> Table:
+    """人机练习: a table against the server's bot of ``level``; deal at once.
+
+    Practice: no coins or points move.
+
+    Raises:
+        TableError: room closed or unknown level.
+    """
+    now = time.time() if now is None else now
+    level = level or settings.MAHJONG_DEFAULT_BOT_LEVEL
+    if level not in LEVELS:
+        raise TableError(f"没有这个机器人等级：{level}")
+    with transaction.atomic():
+        _check_room(room)
+        playing = _free_user(user)
+        if playing is not None:
+            return playing
+        table = Table.objects.create(
+            room=room,
+            kind=Table.Kind.BOT,
+            seat0=user,
+            bot_level=level,
+            connections=[0, 0],
+        )
+        _start_match(table, now)
+        return table
+
+
+def create_friend_table(user: Any, room: Room) -> Table:
+    """好友房: a private waiting table; share ``/t/<invite_token>``.
+
+    Raises:
+        TableError: room closed, balance too low, or a hand in play.
+    """
+    with transaction.atomic():
+        _check_room(room)
+        _check_balance(user, room)
+        playing = _free_user(user)
+        if playing is not None:
+            raise TableError("你还有一盘没有打完")
+        return Table.objects.create(
+            room=room,
+            kind=Table.Kind.FRIEND,
+            seat0=user,
+            invite_token=secrets.token_urlsafe(12),
+            connections=[0, 0],
+        )
+
+
+def join_friend_table(user: Any, token: str, *, now: float | None = None) -> Table:
+    """Take the free seat of the friend table ``token`` and deal.
+
+    The host, or the guest again, just gets the table back.
+
+    Raises:
+        TableError: unknown/closed invitation, table full, balance too low.
+    """
+    now = time.time() if now is None else now
+    with transaction.atomic():
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("room")
+            .filter(invite_token=token, kind=Table.Kind.FRIEND)
+            .first()
+        )
+        if table is None:
+            raise TableError("邀请链接无效")
+        if table.seat_of(user.pk) is not None:
+            return table
+        if table.status != Table.Status.WAITING or table.seat1_id is not None:
+            raise TableError("这张牌桌已经满了或已关闭")
+        _check_balance(user, table.room)
+        playing = _free_user(user)
+        if playing is not None:
+            raise TableError("你还有一盘没有打完")
+        table.seat1 = user
+        _start_match(table, now)
+        return table
+
+
+def continue_match(user: Any, table: Table, *, now: float | None = None) -> Table:
+    """继续: vote for the next hand; deal when both (or the bot) agree.
+
+    The next dealer follows seed 000 (the winner deals; a draw keeps the
+    dealer).  If a player can no longer afford the room, the table closes.
+
+    Raises:
+        TableError: not seated, or the table is not between hands.
+    """
+    return do_table_request(table.pk, user, "continue", now=now)
+
+
+def regroup(user: Any, table: Table, *, now: float | None = None) -> Table:
+    """分组: leave this table after the hand and look for a new opponent.
+
+    Returns the new table from :func:`quick_match`.
+    """
+    return do_table_request(table.pk, user, "regroup", now=now)
+
+
+def leave_table(user: Any, table: Table) -> Table:
+    """Return to the lobby from a waiting or settling table (closes it)."""
+    return do_table_request(table.pk, user, "leave")
+
+
+def do_table_request(
+    table_id: int, user: Any, kind: str, *, now: float | None = None
+) -> Table:
+    """Handle ``continue`` / ``regroup`` / ``leave`` / ``accept_bot`` / ``sync``.
+
+    Raises:
+        TableError: not seated, or the request does not fit the table's state.
+    """
+    now = time.time() if now is None else now
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seat = table.seat_of(getattr(user, "pk", None))
+        if seat is None:
+            raise TableError("你不在这张牌桌的座位上")
+        if kind == "sync":
+            return table
+        if kind == "leave":
+            if table.status == Table.Status.PLAYING:
+                raise TableError("这一盘还没有结束")
+            if table.status != Table.Status.CLOSED:
+                _close(table, note="left")
+            return table
+        if kind == "accept_bot":
+            if table.status != Table.Status.WAITING or table.kind != Table.Kind.QUICK:
+                raise TableError("现在不能换成机器人对手")
+            table.kind = Table.Kind.BOT
+            table.bot_level = settings.MAHJONG_DEFAULT_BOT_LEVEL
+            _start_match(table, now)
+            return table
+        if kind == "regroup" and table.status == Table.Status.CLOSED:
+            room = table.room  # the opponent left first: look for a new one
+        elif table.status == Table.Status.CLOSED:
+            raise TableError("牌桌已解散，请回大厅或分组")
+        elif table.status != Table.Status.SETTLING:
+            raise TableError("只有一盘结束后才能继续或分组")
+        elif kind == "regroup":
+            _close(table, note="regroup")
+            room = table.room
+        elif kind == "continue":
+            votes = set(table.continue_votes or [])
+            votes.add(seat)
+            if table.is_bot:
+                votes.add(1)
+            table.continue_votes = sorted(votes)
+            if votes != {0, 1}:
+                table.save(update_fields=["continue_votes", "updated"])
+                notify_table(table.pk)
+                return table
+            room = table.room
+            poor = [
+                p.nickname
+                for p in Profile.objects.filter(
+                    user_id__in=[u for u in (table.seat0_id, table.seat1_id) if u]
+                )
+                if p.coins < room.min_balance and not table.is_bot
+            ]
+            if poor:  # someone can no longer afford the room: back to the lobby
+                _close(table, note="balance")
+                return table
+            start_hand(table, now=now)
+            return table
+        else:
+            raise TableError(f"未知请求 {kind!r}")
+    # regroup: look for a new opponent outside the closed table's lock
+    return quick_match(user, room, now=now)
+
+
+def do_settle_timeout(table_id: int, hand_id: int) -> bool:
+    """The settlement countdown ended: players who did not continue return
+    to the lobby (seed 000) — the table closes.  No-op if the table moved on.
+    """
+    with transaction.atomic():
+        try:
+            table = lock_table(table_id)
+        except TableError:
+            return False
+        if table.status != Table.Status.SETTLING or table.hand_id != hand_id:
+            return False
+        _close(table, note="timeout")
+        return True
+
+
+def file_report(user: Any, hand: HandRecord, reason: str, text: str = "") -> Report:
+    """举报: store a report against ``hand`` (one per player and hand).
+
+    Raises:
+        TableError: not a player of the hand, unknown reason, or reported
+            already.
+    """
+    if hand.seat_of(user.pk) is None:
+        raise TableError("只能举报自己参加的牌局")
+    if reason not in Report.Reason.values:
+        raise TableError("请选择举报原因")
+    text = (text or "").strip()[:2000]
+    with transaction.atomic():
+        if Report.objects.filter(reporter=user, hand=hand).exists():
+            raise TableError("你已经举报过这一盘")
+        return Report.objects.create(reporter=user, hand=hand, reason=reason, text=text)
+
+
+def do_table_refresh(table_id: int) -> None:
+    """Re-render a waiting table's frames (the bot offer appears)."""
+    if Table.objects.filter(pk=table_id, status=Table.Status.WAITING).exists():
+        with transaction.atomic():
+            notify_table(table_id)

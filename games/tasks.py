@@ -1,0 +1,34 @@
+"""Celery tasks of live tables: thin wrappers that take ids and call services.
+
+Scheduled with a countdown by games.services.notify.schedule (on commit).
+Each is safe to run twice: the services check the table's state under its
+row lock before acting.
+"""
+
+from celery import shared_task
+
+from .services import play, tables
+
+
+@shared_task(name="games.table_deadline")
+def table_deadline(table_id: int, hand_id: int, seq: int) -> bool:
+    """The prompt at ``seq`` timed out: apply ``timeout`` if still due."""
+    return play.do_timeout(table_id, hand_id, seq)
+
+
+@shared_task(name="games.seat_away")
+def seat_away(table_id: int, seat: int, hand_id: int) -> bool:
+    """The disconnect grace period of ``seat`` ended: 托管 if still away."""
+    return play.do_seat_away(table_id, seat, hand_id)
+
+
+@shared_task(name="games.settle_timeout")
+def settle_timeout(table_id: int, hand_id: int) -> bool:
+    """The settlement countdown ended: return idle players to the lobby."""
+    return tables.do_settle_timeout(table_id, hand_id)
+
+
+@shared_task(name="games.table_refresh")
+def table_refresh(table_id: int) -> None:
+    """Re-render a waiting table (the bot offer appears)."""
+    tables.do_table_refresh(table_id)

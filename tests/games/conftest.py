@@ -1,0 +1,40 @@
+"""Fixtures for live-table tests: players, rooms, a driver that plays hands."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import User
+from games.models import Room
+from games.services.hands import clear_cache
+
+
+@pytest.fixture(autouse=True)
+def _no_scheduler(settings):
+    """Delayed jobs are run by the tests themselves (no timer threads)."""
+    settings.MAHJONG_SCHEDULER = "none"
+    clear_cache()
+    yield
+    clear_cache()
+
+
+def make_player(name: str, coins: int = 10_000) -> User:
+    user = User.objects.create_user(name, f"{name}@example.com", "pw-123456-x")
+    user.profile.coins = coins
+    user.profile.save(update_fields=["coins"])
+    return user
+
+
+@pytest.fixture
+def alice(db):
+    return make_player("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return make_player("bob")
+
+
+@pytest.fixture
+def room(db):
+    return Room.objects.get(name="新手场")

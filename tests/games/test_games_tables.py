@@ -1,0 +1,201 @@
+"""Sitting down and playing through the services (no websockets)."""
+
+import pytest
+
+from accounts.models import Profile
+from games.models import HandEvent, HandRecord, Table
+from games.services import (
+    TableError,
+    continue_match,
+    create_friend_table,
+    join_friend_table,
+    play_bot,
+    quick_match,
+    regroup,
+)
+from tests.games.conftest import make_player
+from tests.games.driver import play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def test_quick_match_pairs_two_waiting_players(alice, bob, room):
+    first = quick_match(alice, room)
+    assert first.status == Table.Status.WAITING
+    assert first.seat0 == alice and first.seat1 is None
+    second = quick_match(bob, room)
+    assert second.pk == first.pk
+    second.refresh_from_db()
+    assert second.status == Table.Status.PLAYING
+    assert (second.seat0_id, second.seat1_id) == (alice.pk, bob.pk)
+    record = second.hand
+    assert record.status == HandRecord.Status.LIVE
+    assert record.seed == "" and len(record.commitment) == 64
+    first_event = HandEvent.objects.get(hand=record, seq=1)
+    assert first_event.kind == "hand_started"
+    assert first_event.payload["commitment"] == record.commitment
+    assert second.seq == HandEvent.objects.filter(hand=record).count()
+
+
+def test_quick_match_refuses_a_player_below_the_room_minimum(room):
+    poor = make_player("poor", coins=room.min_balance - 1)
+    with pytest.raises(TableError, match="至少 200"):
+        quick_match(poor, room)
+    assert not Table.objects.filter(seat0=poor).exists()
+
+
+def test_quick_match_never_pairs_a_player_with_himself(alice, room):
+    a = quick_match(alice, room)
+    again = quick_match(alice, room)
+    assert again.status == Table.Status.WAITING
+    a.refresh_from_db()
+    # the old waiting table was left, a new one opened
+    assert a.status == Table.Status.CLOSED and again.pk != a.pk
+
+
+def test_bot_table_plays_a_whole_hand_without_moving_coins(alice, room):
+    table = play_bot(alice, room, "easy")
+    assert table.status == Table.Status.PLAYING and table.seat1_id is None
+    n = play_out(table, {0: alice}, seed=3)
+    assert n > 0
+    record = HandRecord.objects.get(pk=table.hand_id)
+    assert record.status == HandRecord.Status.ENDED and record.settled
+    assert record.practice and record.seed
+    assert table.status == Table.Status.SETTLING
+    profile = Profile.objects.get(user=alice)
+    assert profile.coins == 10_000 and profile.hands_played == 0
+    # the log replays to the same end
+    from games.services.hands import rebuild_hand
+
+    assert rebuild_hand(record).ended
+
+
+def _paired(alice, bob, room):
+    quick_match(alice, room)
+    table = quick_match(bob, room)
+    table.refresh_from_db()
+    return table
+
+
+def test_two_players_finish_a_hand_and_settle_exactly_once(alice, bob, room):
+    table = _paired(alice, bob, room)
+    play_out(table, {0: alice, 1: bob}, seed=11)
+    record = HandRecord.objects.get(pk=table.hand_id)
+    st = record.settlement
+    p0, p1 = (Profile.objects.get(user=u) for u in (alice, bob))
+    assert (p0.coins - 10_000, p1.coins - 10_000) == tuple(st["deltas"])
+    assert (p0.rating_points, p1.rating_points) == tuple(st["skill"])
+    assert p0.hands_played == p1.hands_played == 1
+    winner = st["winner"]
+    assert p0.hands_won + p1.hands_won == (0 if winner is None else 1)
+    if winner is not None:
+        # conservation: winner's gain + rake = loser's loss; erren has no rake
+        assert st["deltas"][0] + st["deltas"][1] + st["rake"] == 0
+        assert st["rake"] == 0 and st["deltas"][1 - winner] == -st["coins"]
+    # a second settlement of the same hand changes nothing
+    from games.services.hands import rebuild_hand
+    from games.services.settlement import settle_hand
+
+    hand = rebuild_hand(record)
+    assert settle_hand(table=table, record=record, hand=hand, now=0.0) is False
+    p0.refresh_from_db()
+    assert p0.hands_played == 1
+    match = table.match
+    match.refresh_from_db()
+    assert match.hands_played == 1
+    assert sum(match.wins) == (0 if winner is None else 1)
+
+
+def _play_until_win(alice, bob, room, seeds=range(40)):
+    """Play hands (继续) until one is won; return the table and record."""
+    table = _paired(alice, bob, room)
+    for seed in seeds:
+        play_out(table, {0: alice, 1: bob}, seed=seed)
+        record = HandRecord.objects.get(pk=table.hand_id)
+        if record.settlement["winner"] is not None:
+            return table, record
+        continue_match(alice, table)
+        continue_match(bob, table)
+        table.refresh_from_db()
+    raise AssertionError("no win in 40 hands")
+
+
+def test_coin_cap_limits_the_loss_to_the_poorer_balance(room):
+    rich = make_player("rich", coins=1_000_000)
+    poor = make_player("poorish", coins=room.min_balance)
+    table, record = _play_until_win(rich, poor, room)
+    st = record.settlement
+    hand_balances = record.events.get(seq=1).payload["balances"]
+    assert st["coins"] <= min(hand_balances)
+    raw = next(line for line in st["lines"] if line["key"] == "coins_raw")["value"]
+    assert st["coins"] == min(raw, min(hand_balances))
+    assert Profile.objects.get(user=poor).coins >= 0
+
+
+def test_rake_is_kept_by_the_site_in_a_room_with_rake(db):
+    from games.models import Room
+
+    room = Room.objects.create(name="两人场", stake=10, min_balance=100, ruleset="mcr")
+    a, b = make_player("ra"), make_player("rb")
+    table, record = _play_until_win(a, b, room)
+    st = record.settlement
+    assert st["coins"] > 0
+    assert st["rake"] == (st["coins"] * 5 + 50) // 100  # seed 002: 5 %
+    total = sum(Profile.objects.get(user=u).coins for u in (a, b))
+    assert total == 20_000 - st["rake"]
+
+
+def test_continue_deals_the_next_hand_with_the_winner_as_dealer(alice, bob, room):
+    table, record = _play_until_win(alice, bob, room)
+    winner = record.settlement["winner"]
+    t = continue_match(alice, table)
+    assert t.status == Table.Status.SETTLING and t.continue_votes == [0]
+    t = continue_match(bob, table)
+    assert t.status == Table.Status.PLAYING and t.hand_id != record.pk
+    nxt = HandRecord.objects.get(pk=t.hand_id)
+    assert nxt.number == record.number + 1
+    assert nxt.events.get(seq=1).payload["dealer"] == winner
+
+
+def test_regroup_closes_the_table_and_looks_for_a_new_opponent(alice, bob, room):
+    table = _paired(alice, bob, room)
+    play_out(table, {0: alice, 1: bob}, seed=5)
+    new = regroup(alice, table)
+    table.refresh_from_db()
+    assert table.status == Table.Status.CLOSED
+    assert new.pk != table.pk and new.status == Table.Status.WAITING
+    # bob regroups too and is paired with alice again at her new table
+    again = regroup(bob, table)
+    assert again.pk == new.pk and again.status == Table.Status.PLAYING
+
+
+def test_continue_and_regroup_refused_during_a_hand(alice, bob, room):
+    table = _paired(alice, bob, room)
+    with pytest.raises(TableError, match="结束后"):
+        continue_match(alice, table)
+
+
+def test_settlement_countdown_returns_idle_players_to_the_lobby(alice, bob, room):
+    from games.tasks import settle_timeout
+
+    table = _paired(alice, bob, room)
+    play_out(table, {0: alice, 1: bob}, seed=2)
+    continue_match(alice, table)
+    assert settle_timeout(table.pk, table.hand_id) is True
+    table.refresh_from_db()
+    assert table.status == Table.Status.CLOSED
+    assert settle_timeout(table.pk, table.hand_id) is False
+
+
+def test_friend_table_with_invite_link(alice, bob, room):
+    table = create_friend_table(alice, room)
+    assert table.kind == Table.Kind.FRIEND and len(table.invite_token) >= 16
+    with pytest.raises(TableError, match="邀请链接无效"):
+        join_friend_table(bob, "nope")
+    joined = join_friend_table(bob, table.invite_token)
+    assert joined.pk == table.pk and joined.status == Table.Status.PLAYING
+    carol = make_player("carol")
+    with pytest.raises(TableError, match="满了"):
+        join_friend_table(carol, table.invite_token)
+    # the host following the link again just gets the table back
+    assert join_friend_table(alice, table.invite_token).pk == table.pk
