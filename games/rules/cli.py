@@ -253,14 +253,15 @@ def score_line(line: str, ruleset: RuleSet, lineno: int) -> dict[str, Any]:
     result = outcome.result
     if not result.win:
         error = result.error or "not a winning hand"
-        reason = "below_minimum" if result.fans else "not_winning"
+        below = error.startswith("below")  # scoring.score: "below the N-fan …"
+        reason = "below_minimum" if below else "not_winning"
         out_lose: dict[str, Any] = {
             "id": ident,
             "win": False,
             "reason": reason,
             "error": error,
         }
-        if result.fans:
+        if below:
             out_lose["fans"] = _fan_rows(outcome)
             out_lose["total"] = result.total
         return out_lose

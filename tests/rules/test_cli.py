@@ -83,6 +83,22 @@ def test_score_answers_every_line_in_order() -> None:
     assert low["total"] == 11  # 混一色 6 + 单钓 1 + 无花牌 4 (not toward the minimum)
 
 
+def test_no_fan_at_all_is_below_the_minimum() -> None:
+    # youxi: a hand with no fan is complete but under its 1-fan minimum.
+    out = score_lines(
+        "youxi",
+        json.dumps(
+            {
+                "concealed": "567p345s66s78m",
+                "win_tile": "6m",
+                "melds": [{"type": "pung", "tiles": "111z", "claimed": "1z"}],
+            }
+        ),
+    )[0]
+    assert out["reason"] == "below_minimum" and out["total"] == 0
+    assert out["fans"] == []
+
+
 def test_score_two_player_fields() -> None:
     hand = {"concealed": "1122334455667z", "win_tile": "7z", "self_drawn": True}
     out = score_lines(
