@@ -42,6 +42,7 @@ RULESET = RuleSet(
         "庄家: 第一局随机; 谁和牌下盘当庄家, 流局则上盘的庄家继续当庄家.\n"
         "报听: 任意时刻, 之后自动摸打, 有人放炮时询问是否和牌 (no fan for it).\n"
         "流局: 一家牌池满 54 张 (our size; seed gives none) 后无人和牌, 重新发牌.\n"
-        "役满 20 番 replace every other fan and stack with each other."
+        "役满 20 番 replace every other fan and stack with each other.\n"
+        "输赢: seed silent → 房间底分 × 总番, no multipliers or rake."
     ),
 )
