@@ -603,13 +603,15 @@ def render_frame(
     user: Any = None,
     toast: str | None = None,
     now: float | None = None,
+    hand: Hand | None = None,
 ) -> str:
     """Render ``seat``'s frame (hx-swap-oob fragments) after any event.
 
     Uses ``templates/games/partials/frame.html``; until that template exists
-    a plain fallback with the same test hooks is rendered.
+    a plain fallback with the same test hooks is rendered.  ``hand`` and
+    ``now`` as in :func:`seat_context`.
     """
-    ctx = seat_context(table, seat, user=user, toast=toast, now=now)
+    ctx = seat_context(table, seat, user=user, toast=toast, now=now, hand=hand)
     try:
         template = get_template(FRAME_TEMPLATE)
     except TemplateDoesNotExist:

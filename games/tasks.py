@@ -11,9 +11,14 @@ from .services import play, tables
 
 
 @shared_task(name="games.table_deadline")
-def table_deadline(table_id: int, hand_id: int, seq: int) -> bool:
-    """The prompt at ``seq`` timed out: apply ``timeout`` if still due."""
-    return play.do_timeout(table_id, hand_id, seq)
+def table_deadline(
+    table_id: int, hand_id: int, seq: int, now: float | None = None
+) -> bool:
+    """The prompt at ``seq`` timed out: apply ``timeout`` if still due.
+
+    ``now`` (epoch seconds) defaults to the clock; tests pass it.
+    """
+    return play.do_timeout(table_id, hand_id, seq, now=now)
 
 
 @shared_task(name="games.seat_away")

@@ -508,7 +508,15 @@ def do_timeout(
             s = hand.state
             if s.deadline is None:
                 return False
-            now = max(time.time() if now is None else now, s.deadline)
+            now = time.time() if now is None else now
+            if now < s.deadline - 0.5:  # fired early (clock skew): try again later
+                schedule(
+                    "table_deadline",
+                    [table.pk, record.pk, seq],
+                    at=s.deadline + settings.MAHJONG_DEADLINE_SLACK,
+                )
+                return False
+            now = max(now, s.deadline)
             seats = [i for i in (0, 1) if s.pending[i] and table.is_human(i)]
             if not seats:
                 return False

@@ -1,0 +1,125 @@
+"""No frame sent to a seat depends on the opponent's concealed tiles or the wall.
+
+For every event batch of whole hands (several seeds and rule sets, two
+human-driven seats and bot tables), each seat's frame is rendered twice: from
+the real hand, and from a copy in which the opponent's concealed tiles and the
+wall's playing tiles have been shuffled among themselves.  Everything the
+seat may see is the same in both, so the two frames must be identical
+byte for byte; any hidden tile that reaches the HTML (a tile, a count of
+waits left, a hint) makes them differ.
+"""
+
+import copy
+import random
+
+import pytest
+
+from games.models import Room, Table
+from games.presenters import render_frame
+from games.rules.tiles import NUM_KINDS
+from games.services import do_apply_action, play_bot, quick_match
+from games.services.hands import load_hand
+from tests.games.conftest import make_player
+from tests.games.driver import next_move
+
+pytestmark = pytest.mark.django_db
+
+
+def scrambled(hand, seat, rng):
+    """A copy of ``hand`` with the tiles hidden from ``seat`` reshuffled."""
+    h = copy.deepcopy(hand)
+    s = h.state
+    opp = 1 - seat
+    if h.ended or s.open_hand[opp]:
+        return None
+    positions = [i for i in range(s.head, s.tail) if s.wall[i] < NUM_KINDS]
+    hidden = [t for t in range(NUM_KINDS) for _ in range(s.concealed[opp][t])]
+    pool = hidden + [s.wall[i] for i in positions]
+    rng.shuffle(pool)
+    counts = [0] * NUM_KINDS
+    for t in pool[: len(hidden)]:
+        counts[t] += 1
+    s.concealed[opp] = counts
+    for i, t in zip(positions, pool[len(hidden) :], strict=True):
+        s.wall[i] = t
+    if s.drawn[opp] is not None:
+        s.drawn[opp] = pool[0] if pool else None
+    return h
+
+
+def check_frames(table, rng, now, seats=(0, 1)):
+    table.refresh_from_db()
+    hand = load_hand(table.hand, seq=table.seq)
+    checked = 0
+    for seat in seats:
+        real = render_frame(table, seat, now=now, hand=hand)
+        assert hand.state.seed not in real or hand.ended
+        assert table.hand.secret_seed not in real or hand.ended
+        for _ in range(2):
+            other = scrambled(hand, seat, rng)
+            if other is None:
+                continue
+            fake = render_frame(table, seat, now=now, hand=other)
+            assert fake == real, f"seat {seat} frame depends on hidden tiles"
+            checked += 1
+    return checked
+
+
+def play_checked(table, users, seed, seats=(0, 1)):
+    rng = random.Random(seed)
+    checked = check_frames(table, rng, 0.0, seats)
+    for _ in range(2000):
+        move = next_move(table, rng)
+        if move is None:
+            break
+        seat, payload = move
+        do_apply_action(table.pk, users[seat], payload)
+        checked += check_frames(table, rng, 0.0, seats)
+    table.refresh_from_db()
+    assert table.status == Table.Status.SETTLING
+    return checked
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seed"),
+    [("erren", 1), ("erren", 2), ("liangren", 3), ("jj", 4), ("youxi", 5)],
+)
+def test_no_frame_depends_on_hidden_tiles_two_players(ruleset, seed):
+    room = Room.objects.create(
+        name=f"r-{ruleset}-{seed}", stake=1, min_balance=0, ruleset=ruleset
+    )
+    a, b = make_player(f"a{seed}"), make_player(f"b{seed}")
+    quick_match(a, room)
+    table = quick_match(b, room)
+    assert play_checked(table, {0: a, 1: b}, seed) > 20
+
+
+@pytest.mark.parametrize(("ruleset", "level"), [("erren", "hard"), ("mcr", "easy")])
+def test_no_frame_depends_on_hidden_tiles_against_the_bot(ruleset, level):
+    room = Room.objects.create(
+        name=f"bot-{ruleset}", stake=1, min_balance=0, ruleset=ruleset
+    )
+    a = make_player(f"h{ruleset}")
+    table = play_bot(a, room, level)
+    assert play_checked(table, {0: a}, 9, seats=(0,)) > 10
+
+
+def test_scrambling_does_change_what_the_opponent_would_see():
+    """The check has teeth: the opponent's own frame does change."""
+    room = Room.objects.get(name="新手场")
+    a, b = make_player("ta"), make_player("tb")
+    quick_match(a, room)
+    table = quick_match(b, room)
+    rng = random.Random(0)
+    users = {0: a, 1: b}
+    for _ in range(4):  # past the pre-deal choices: tiles are dealt
+        seat, payload = next_move(table, rng)
+        if payload["action"] != "pre_deal":
+            break
+        do_apply_action(table.pk, users[seat], payload)
+    hand = load_hand(table.hand, seq=table.seq)
+    assert sum(hand.state.concealed[1]) >= 13
+    other = scrambled(hand, 0, rng)  # hides seat 1's tiles from seat 0
+    assert render_frame(table, 1, now=0.0, hand=other) != render_frame(
+        table, 1, now=0.0, hand=hand
+    )

@@ -1,0 +1,207 @@
+"""Deadlines, 托管 on disconnect, the claim-window veil, crash/resume."""
+
+import pytest
+
+from games.models import HandEvent, HandRecord, Table
+from games.presenters import seat_context
+from games.services import (
+    do_apply_action,
+    do_seat_away,
+    note_connect,
+    note_disconnect,
+    quick_match,
+)
+from games.services.hands import clear_cache, load_hand
+from games.services.resume import resume_tables
+from games.tasks import table_deadline
+from tests.games.driver import next_move, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(alice, bob, room):
+    quick_match(alice, room)
+    t = quick_match(bob, room)
+    t.refresh_from_db()
+    return t
+
+
+def _hand(table):
+    table.refresh_from_db()
+    return load_hand(table.hand, seq=table.seq)
+
+
+def test_timeout_fires_once_even_when_the_job_runs_twice(table):
+    hand = _hand(table)
+    seq, deadline = table.seq, hand.state.deadline
+    pending = [i for i in (0, 1) if hand.state.pending[i]]
+    assert pending and deadline is not None
+    assert table.deadline.timestamp() == pytest.approx(deadline)
+    # too early: nothing happens
+    assert table_deadline(table.pk, table.hand_id, seq, now=deadline - 5) is False
+    assert table_deadline(table.pk, table.hand_id, seq, now=deadline + 0.3) is True
+    table.refresh_from_db()
+    after = table.seq
+    assert after > seq
+    assert table_deadline(table.pk, table.hand_id, seq, now=deadline + 1) is False
+    table.refresh_from_db()
+    assert table.seq == after
+    timeouts = HandEvent.objects.filter(hand=table.hand, kind="timeout")
+    assert sorted(e.seat for e in timeouts) == pending
+
+
+def test_timeout_after_the_seat_answered_does_nothing(table, alice, bob):
+    seat, payload = next_move(table, __import__("random").Random(1))
+    seq = table.seq
+    deadline = _hand(table).state.deadline
+    do_apply_action(table.pk, {0: alice, 1: bob}[seat], payload)
+    table.refresh_from_db()
+    moved = table.seq
+    # the job of the answered prompt finds another seq
+    assert table_deadline(table.pk, table.hand_id, seq, now=deadline + 1) is False
+    table.refresh_from_db()
+    assert table.seq == moved
+
+
+def test_timeouts_alone_finish_a_hand(table):
+    for _ in range(500):
+        table.refresh_from_db()
+        if table.status != Table.Status.PLAYING:
+            break
+        hand = _hand(table)
+        assert table_deadline(
+            table.pk, table.hand_id, table.seq, now=hand.state.deadline + 0.5
+        )
+    record = HandRecord.objects.get(pk=table.hand_id)
+    assert record.status == HandRecord.Status.ENDED and record.settled
+
+
+def test_disconnect_grace_then_tuoguan_and_reconnect_hands_control_back(table):
+    note_connect(table.pk, 0)
+    note_connect(table.pk, 1)
+    note_disconnect(table.pk, 1)
+    table.refresh_from_db()
+    assert table.connections == [1, 0]
+    assert do_seat_away(table.pk, 0, table.hand_id) is False  # seat 0 is here
+    assert do_seat_away(table.pk, 1, table.hand_id) is True
+    hand = _hand(table)
+    assert hand.state.auto[1] is True
+    ev = HandEvent.objects.filter(hand=table.hand, kind="auto_play").last()
+    assert ev.seat == 1 and ev.payload == {"on": True}
+    assert ev.action["kind"] == "auto_play"
+    # seat 1 never waits for a human while in 托管
+    assert not hand.state.pending[1] or hand.ended
+    assert do_seat_away(table.pk, 1, table.hand_id) is False  # already on
+    note_connect(table.pk, 1)
+    hand = _hand(table)
+    assert hand.state.auto[1] is False
+    last = HandEvent.objects.filter(hand=table.hand, kind="auto_play").last()
+    assert last.payload == {"on": False}
+
+
+def test_reconnect_within_grace_keeps_control(table):
+    note_connect(table.pk, 1)
+    note_disconnect(table.pk, 1)
+    note_connect(table.pk, 1)
+    assert do_seat_away(table.pk, 1, table.hand_id) is False
+    assert not HandEvent.objects.filter(hand=table.hand, kind="auto_play").exists()
+
+
+def _drive_to_discard(table, users, rng):
+    """Play until a seat's discard leaves it waiting; return that seat or None."""
+    for _ in range(400):
+        move = next_move(table, rng)
+        if move is None:
+            return None
+        seat, payload = move
+        do_apply_action(table.pk, users[seat], payload)
+        table.refresh_from_db()
+        veil = table.veil
+        if veil and veil["seat"] == seat:
+            return seat
+    return None
+
+
+def test_veil_hides_whether_the_opponent_could_claim(table, alice, bob):
+    import random
+
+    users = {0: alice, 1: bob}
+    rng = random.Random(7)
+    seen_claim = seen_draw = False
+    for _ in range(60):
+        seat = _drive_to_discard(table, users, rng)
+        if seat is None:
+            break
+        hand = _hand(table)
+        veil = table.veil
+        ctx = seat_context(
+            table, seat, now=veil["until"] - 0.01 if veil["until"] else None
+        )
+        # what the discarder sees is the same whether a claim window is open
+        assert ctx["phase"] == "turn" and ctx["turn"] == "opponent"
+        assert ctx["deadline"] is None and ctx["my_turn"] is False
+        assert ctx["wall_count"] == veil["wall_count"]
+        assert ctx["opponent"]["count"] == veil["opp_count"]
+        assert ctx["last_discard"] == {
+            "seat": "me",
+            "tile": veil["tile"],
+            "index": len(ctx["me"]["discards"]) - 1,
+        }
+        if veil["until"] is None:
+            seen_claim = True
+            assert hand.state.phase.value in ("claim", "rob")
+        else:
+            seen_draw = True
+            assert hand.state.phase.value == "turn"
+            assert hand.state.wall_count == veil["wall_count"] - 1 or any(
+                e.kind == "flower" for e in hand.events[-4:]
+            )
+            lo, hi = 0.4, 1.6
+            assert lo <= veil["until"] - hand.events[-1].at <= hi
+            # after the random pause the real table shows
+            later = seat_context(table, seat, now=veil["until"] + 0.01)
+            assert later["wall_count"] == hand.state.wall_count
+            assert later["deadline"]["seat"] == "opponent"
+        if seen_claim and seen_draw:
+            break
+    assert seen_draw
+    assert seen_claim
+
+
+def test_resume_after_restart_rebuilds_from_the_log(table, alice, bob):
+    play_out(table, {0: alice, 1: bob}, seed=1, limit=10)
+    table.refresh_from_db()
+    seq = table.seq
+    clear_cache()  # a restarted process has no cached hand
+    report = resume_tables()
+    assert report.resumed == [table.pk] and report.annulled == []
+    table.refresh_from_db()
+    assert table.seq == seq and table.connections == [0, 0]
+    assert _hand(table).seq == seq
+    # and play goes on to the end
+    play_out(table, {0: alice, 1: bob}, seed=2)
+    assert table.status == Table.Status.SETTLING
+
+
+def test_unresumable_hand_is_annulled_and_stakes_returned(table, alice, bob):
+    play_out(table, {0: alice, 1: bob}, seed=1, limit=6)
+    table.refresh_from_db()
+    record = table.hand
+    HandEvent.objects.filter(hand=record, seq=table.seq).delete()  # a lost write
+    clear_cache()
+    report = resume_tables()
+    assert report.annulled == [table.pk]
+    record.refresh_from_db()
+    table.refresh_from_db()
+    assert record.status == HandRecord.Status.ANNULLED and record.settled
+    assert record.seed == record.secret_seed
+    assert record.settlement["deltas"] == [0, 0]
+    assert record.result["note"].startswith("系统断线")
+    assert table.status == Table.Status.SETTLING
+    alice.profile.refresh_from_db()
+    bob.profile.refresh_from_db()
+    assert (alice.profile.coins, bob.profile.coins) == (10_000, 10_000)
+    assert alice.profile.hands_played == 0
+    ctx = seat_context(table, 0)
+    assert ctx["settlement"]["annulled"] is True
