@@ -84,6 +84,28 @@ def check_tiles(
             )
 
 
+def check_flags(situation: WinSituation) -> None:
+    """Refuse two-player flags that contradict each other or the win.
+
+    天胡 and 地胡 are wins on a draw (seed 000: "庄家在发完牌就和牌",
+    "闲家摸到第一张牌就和牌"); 人胡 is a win on the dealer's first discard
+    ("庄家打出的第一张牌闲家就和牌"); a hand can be only one of the three.
+
+    Raises:
+        InvalidHandError: naming the flags that clash.
+    """
+    s = situation
+    firsts = [n for n in ("heavenly", "earthly", "human") if getattr(s, n)]
+    if len(firsts) > 1:
+        raise InvalidHandError(f"only one of heavenly/earthly/human, got {firsts}")
+    if (s.heavenly or s.earthly) and not s.self_drawn:
+        raise InvalidHandError(f"{firsts[0]} (天胡/地胡) is a self-drawn win")
+    if s.human and s.self_drawn:
+        raise InvalidHandError("human (人胡) is a win on the dealer's first discard")
+    if (s.heavenly or s.earthly or s.human) and s.heavenly_ready:
+        raise InvalidHandError("heavenly_ready (天听) cannot win on the first turn")
+
+
 def score_hand(
     concealed: Sequence[Tile],
     melds: Sequence[Meld],
@@ -104,14 +126,15 @@ def score_hand(
         ``error`` "not a complete hand" or "below the N-fan minimum (M)".
 
     Raises:
-        InvalidHandError: impossible input (see :func:`check_tiles` and
-            :func:`games.rules.scoring.score`).
+        InvalidHandError: impossible input (see :func:`check_tiles`,
+            :func:`check_flags` and :func:`games.rules.scoring.score`).
     """
     check_tiles(concealed, melds, situation, ruleset)
+    check_flags(situation)
     if situation.wild is not None:
         ws = score_wild(concealed, melds, situation, ruleset)
         return ScoreOutcome(ws.result, ws.assignment)
     return ScoreOutcome(score(concealed, melds, situation, ruleset))
 
 
-__all__ = ["ScoreOutcome", "check_tiles", "score_hand"]
+__all__ = ["ScoreOutcome", "check_flags", "check_tiles", "score_hand"]

@@ -129,6 +129,20 @@ def test_score_two_player_fields() -> None:
     assert ids["BONUS_TILE"] == 10 and ids["READY_HAND"] == 4
 
 
+def test_contradictory_two_player_flags_are_invalid() -> None:
+    hand = {"concealed": "1122334455667z", "win_tile": "7z"}
+    out = score_lines(
+        "erren",
+        json.dumps({"id": 1, **hand, "heavenly": True}),  # 天胡 not self-drawn
+        json.dumps({"id": 2, **hand, "human": True, "self_drawn": True}),
+        json.dumps(
+            {"id": 3, **hand, "self_drawn": True, "heavenly": True, "earthly": True}
+        ),  # fmt: skip
+    )
+    assert [o["reason"] for o in out] == ["invalid"] * 3
+    assert "self-drawn" in out[0]["error"] and "人胡" in out[1]["error"]
+
+
 def test_score_with_wild_reports_the_assignment() -> None:
     out = score_lines(
         "liangren",
