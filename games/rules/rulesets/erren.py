@@ -11,8 +11,8 @@ Sources, all in seed 000:
   换牌 (≤5, first free) and 加倍 (开始加倍, 胡加倍 ≤8, 任务加倍).
 
 Every fan keeps MCR's 不计 list and adds the ones the section names (RULES.md,
-"不计 policy").  Fans of the 72-tile set that the section does not list are
-not scored.
+"不计 policy").  The MCR fans the section leaves out are all impossible with
+one suit and honours (RULES.md, erren).
 """
 
 from __future__ import annotations
