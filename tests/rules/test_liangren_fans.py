@@ -13,6 +13,7 @@ over every assignment.
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 import test_erren64_fans as erren64
@@ -303,3 +304,46 @@ def test_wild_only_in_liangren() -> None:
     case = C("wild named in erren", "123m456m789m111z6z", "6z", {}, wild="9m")
     with pytest.raises(InvalidHandError, match="no 财神"):
         run(case, rulesets.get("erren"))
+
+
+def _random_wild_hand(rng: random.Random) -> tuple[str, str, Tile, int]:
+    """A complete regular hand with 1–2 of its tiles turned into wilds.
+
+    Returns ``(concealed, win, wild, wild_count)``; the hand holds no natural
+    tile of the wild kind and no 白板 (so every face is its own).
+    """
+    wild = rng.choice([t for t in PLAYING_KINDS if t != Tile.parse("5z")])
+    usable = [t for t in PLAYING_KINDS if t not in (wild, Tile.parse("5z"))]
+    while True:
+        tiles: list[Tile] = []
+        for _ in range(4):
+            t = rng.choice(usable)
+            if t.is_suited and t.rank <= 7 and rng.random() < 0.6:
+                run = [Tile.from_index(t.index + i) for i in range(3)]
+                if all(x in usable for x in run):
+                    tiles += run
+                    continue
+            tiles += [t] * 3
+        tiles += [rng.choice(usable)] * 2
+        if all(tiles.count(t) <= 4 for t in tiles):
+            break
+    n = rng.choice((1, 1, 2))
+    for i in rng.sample(range(14), n):
+        tiles[i] = wild
+    rng.shuffle(tiles)
+    win = tiles.pop()
+    return format_tiles(tiles), str(win), wild, n
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_wild_best_equals_brute_force_on_random_hands(seed: int) -> None:
+    rng = random.Random(seed)
+    concealed, win, wild, _ = _random_wild_hand(rng)
+    got = score_wild(
+        parse_tiles(concealed),
+        [],
+        WinSituation(win_tile=Tile.parse(win), wild=wild),
+        RS,
+    )
+    expected = _brute_force_best(concealed, win, wild)
+    assert got.result.total == expected, (seed, concealed, win, str(wild))
