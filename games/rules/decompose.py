@@ -36,6 +36,7 @@ __all__ = [
     "KNITTED_PATTERNS",
     "decompose",
     "decompositions",
+    "has_other_regular_wait",
     "is_regular_complete",
     "regular_splits",
     "regular_waits",
@@ -146,25 +147,33 @@ class Decomposition:
     text: str = field(default="", init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        sets = tuple(
-            g
-            for g in self.groups
-            if g.kind is not GroupKind.PAIR and g.kind is not GroupKind.KNITTED
-        )
+        chows: list[Group] = []
+        trips: list[Group] = []
+        sets: list[Group] = []
+        texts: list[str] = []
+        chow, pung, kong = GroupKind.CHOW, GroupKind.PUNG, GroupKind.KONG
+        for g in self.groups:
+            k = g.kind
+            if k is chow:
+                sets.append(g)
+                chows.append(g)
+            elif k is pung or k is kong:
+                sets.append(g)
+                trips.append(g)
+            texts.append(_group_text(g))
         setattr_ = object.__setattr__
-        setattr_(self, "sets", sets)
-        setattr_(self, "chows", tuple(g for g in sets if g.kind is GroupKind.CHOW))
-        setattr_(
-            self, "triplets", tuple(g for g in sets if g.kind is not GroupKind.CHOW)
-        )
-        if self.shape in (Shape.REGULAR, Shape.KNITTED_STRAIGHT):
+        setattr_(self, "sets", tuple(sets))
+        setattr_(self, "chows", tuple(chows))
+        setattr_(self, "triplets", tuple(trips))
+        shape = self.shape
+        if shape is Shape.REGULAR or shape is Shape.KNITTED_STRAIGHT:
             setattr_(self, "pair", self.groups[-1].tile)
-        if self.shape is Shape.THIRTEEN_ORPHANS:
+        if shape is Shape.THIRTEEN_ORPHANS:
             text = "十三幺"
-        elif self.shape is Shape.HONORS_AND_KNITTED:
+        elif shape is Shape.HONORS_AND_KNITTED:
             text = "全不靠"
         else:
-            text = " ".join(_group_text(g) for g in self.groups)
+            text = " ".join(texts)
         setattr_(self, "text", text)
 
     def __str__(self) -> str:
@@ -325,17 +334,14 @@ def _seg_ok(pat: tuple[int, ...], chows: bool) -> tuple[bool, bool]:
     return False, False
 
 
-@lru_cache(maxsize=1 << 16)
-def regular_waits(counts: tuple[int, ...]) -> frozenset[int]:
-    """Tiles that complete ``counts`` (``3k + 1`` tiles) into sets + a pair.
-
-    A fifth copy is allowed (a formal wait on a tile whose four copies are
-    all held is still a wait, as in the oracle's convention).  Solved per
-    suit: adding a tile changes one suit's pattern only.
-    """
+def _completing(counts: tuple[int, ...], only_other_than: int = -1) -> set[int]:
+    """Tiles completing ``counts``; with ``only_other_than`` >= 0, stop at the
+    first completing tile other than that one (a uniqueness test)."""
     status = [_seg_ok(tuple(counts[lo:hi]), ch) for lo, hi, ch in _SEGMENTS]
     out = set()
     for t in _candidates(counts):
+        if t == only_other_than:
+            continue
         j = _SEG_OF[t]
         lo, hi, ch = _SEGMENTS[j]
         pat = list(counts[lo:hi])
@@ -352,7 +358,28 @@ def regular_waits(counts: tuple[int, ...]) -> frozenset[int]:
         else:
             if pairs == 1:
                 out.add(t)
-    return frozenset(out)
+                if only_other_than >= 0:
+                    break
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def regular_waits(counts: tuple[int, ...]) -> frozenset[int]:
+    """Tiles that complete ``counts`` (``3k + 1`` tiles) into sets + a pair.
+
+    A fifth copy is allowed (a formal wait on a tile whose four copies are
+    all held is still a wait, as in the oracle's convention).  Solved per
+    suit: adding a tile changes one suit's pattern only.
+    """
+    return frozenset(_completing(counts))
+
+
+def has_other_regular_wait(counts: tuple[int, ...], tile: int) -> bool:
+    """True when some tile other than ``tile`` completes ``counts`` (3k + 1).
+
+    The uniqueness test of 独听, stopping at the first other wait.
+    """
+    return bool(_completing(counts, tile))
 
 
 def seven_pairs_waits(counts: Sequence[int]) -> frozenset[int]:
@@ -374,23 +401,38 @@ def seven_pairs_waits(counts: Sequence[int]) -> frozenset[int]:
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
-def _meld_group(m: Meld) -> Group:
-    first = m.tiles[0]
-    if m.kind is MeldKind.CHI:
+def _make_meld_group(kind: MeldKind, first: Tile) -> Group:
+    if kind is MeldKind.CHI:
         return Group(GroupKind.CHOW, first, concealed=False, declared=True)
-    if m.kind is MeldKind.PUNG:
+    if kind is MeldKind.PUNG:
         return Group(GroupKind.PUNG, first, concealed=False, declared=True)
     return Group(
         GroupKind.KONG,
         first,
-        concealed=m.kind is MeldKind.CONCEALED_KONG,
+        concealed=kind is MeldKind.CONCEALED_KONG,
         declared=True,
     )
 
 
+# Groups are immutable values: one shared instance per (kind, tile, flags).
+_MELD_GROUPS = {
+    (kind, t.index): _make_meld_group(kind, t)
+    for kind in MeldKind
+    for t in ALL_TILES[:34]
+}
+_CODE_GROUPS = tuple(
+    Group(GroupKind.PUNG if code & 1 else GroupKind.CHOW, ALL_TILES[code >> 1])
+    for code in range(68)
+)
+_PAIR_GROUPS = tuple(Group(GroupKind.PAIR, t) for t in ALL_TILES[:34])
+
+
+def _meld_group(m: Meld) -> Group:
+    return _MELD_GROUPS[m.kind, m.tiles[0].index]
+
+
 def _code_group(code: int) -> Group:
-    t = ALL_TILES[code >> 1]
-    return Group(GroupKind.PUNG if code & 1 else GroupKind.CHOW, t)
+    return _CODE_GROUPS[code]
 
 
 def _knitted_match(counts: Sequence[int]) -> tuple[int, ...] | None:
@@ -437,7 +479,7 @@ def decompositions(
             groups = (
                 meld_groups
                 + tuple(_code_group(c) for c in codes)
-                + (Group(GroupKind.PAIR, ALL_TILES[pair]),)
+                + (_PAIR_GROUPS[pair],)
             )
             out.append(Decomposition(Shape.REGULAR, groups))
     if not melds:
@@ -446,7 +488,7 @@ def decompositions(
             if Shape.SEVEN_PAIRS in want and all(n % 2 == 0 for n in key):
                 pairs: list[Group] = []
                 for i, n in enumerate(key):
-                    pairs.extend([Group(GroupKind.PAIR, ALL_TILES[i])] * (n // 2))
+                    pairs.extend([_PAIR_GROUPS[i]] * (n // 2))
                 out.append(Decomposition(Shape.SEVEN_PAIRS, tuple(pairs)))
             if (
                 Shape.THIRTEEN_ORPHANS in want
@@ -470,7 +512,7 @@ def decompositions(
                     (Group(GroupKind.KNITTED, ALL_TILES[kpat[0]], knitted=kpat),)
                     + meld_groups
                     + tuple(_code_group(c) for c in codes)
-                    + (Group(GroupKind.PAIR, ALL_TILES[pair]),)
+                    + (_PAIR_GROUPS[pair],)
                 )
                 out.append(Decomposition(Shape.KNITTED_STRAIGHT, groups, kpat))
     return tuple(out)

@@ -29,6 +29,7 @@ from .decompose import (
     Group,
     GroupKind,
     decompositions,
+    has_other_regular_wait,
     regular_waits,
     seven_pairs_waits,
 )
@@ -144,10 +145,11 @@ class HandFacts:
         wait on a tile one holds all four of still counts).
         """
         if self._unique is None:
-            w = regular_waits(self.standing)
-            if not self.melds:
-                w = w | seven_pairs_waits(self.standing)
-            self._unique = len(w) == 1
+            win = self.win
+            unique = not has_other_regular_wait(self.standing, win)
+            if unique and not self.melds:
+                unique = seven_pairs_waits(self.standing) <= {win}
+            self._unique = unique
         return self._unique
 
 

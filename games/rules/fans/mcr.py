@@ -982,7 +982,7 @@ def all_chows(ctx: ScoringContext) -> int:
 @_fan("TILE_HOG", "四归一", "Tile Hog", 2)
 def tile_hog(ctx: ScoringContext) -> int:
     """Four of a kind not declared as a kong; counted per kind."""
-    return sum(1 for i in ctx.hand.kinds if ctx.hand.counts[i] == 4) - ctx.hand.kongs
+    return ctx.hand.counts.count(4) - ctx.hand.kongs
 
 
 @_fan("DOUBLE_PUNG", "双同刻", "Double Pung", 2, needs=("regular", "triplets2"))
