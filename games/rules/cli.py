@@ -78,7 +78,10 @@ Two-player situational fields (seeds 000, 001, 002; all default false/empty):
 
 Output: {"id", "win": true, "fans": [{"id", "name", "points", "count"}],
 "total"} or {"id", "win": false, "error", "reason"}; with a wild, the win
-also gives "assignment" (what each wild was scored as).
+also gives "assignment" (what each wild was scored as).  "reason" is
+"malformed" (bad JSON, field or notation; the error names the field and the
+position), "invalid" (tiles or flags that cannot exist), "not_winning" (not
+a complete hand) or "below_minimum" (then "fans" and "total" are given too).
 """
 
 _BOOL_FIELDS = (
