@@ -7,6 +7,9 @@ from django.shortcuts import render
 
 from accounts.selectors import level_scheme_active
 
+HERO_TILES = ("7z", "6z", "5z", "1z", "2z", "1m", "9m")
+"""Tiles shown in the home page's hero: 中 发 白 东 南 一万 九万."""
+
 
 def home(request: HttpRequest) -> HttpResponse:
     """Render the home page: what the site is, and where to go next."""
@@ -19,6 +22,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "scheme": scheme,
             "levels": levels,
             "starting_coins": settings.MAHJONG_STARTING_COINS,
+            "hero_tile_names": HERO_TILES,
         },
     )
 
