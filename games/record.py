@@ -79,7 +79,9 @@ def _note(kind: str, data: dict[str, Any]) -> str:
     if kind == "ready" and data.get("heavenly"):
         return _("天听")
     if kind == "task":
-        return f"{data.get('kind', '')} {data.get('fan') or ''} ×{data.get('factor', 2)}"
+        return (
+            f"{data.get('kind', '')} {data.get('fan') or ''} ×{data.get('factor', 2)}"
+        )
     if kind == "hand_ended":
         if data.get("winner") is None:
             return _("流局")

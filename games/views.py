@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from . import presenters, selectors
 from .engine.bots import LEVELS
-from .models import HandRecord, Room, Table
+from .models import Room, Table
 from .record import record_context
 from .services import tables as table_services
 from .services.play import TableError

@@ -66,7 +66,7 @@ def tile(code: Any, css: str = "", alt: str | None = None) -> SafeString:
 
 @register.simple_tag
 def tiles(codes: Iterable[Any] | None, css: str = "") -> SafeString:
-    """Render a run of tiles (a meld, a pool): ``{% tiles meld.tiles "mj-tile--xs" %}``."""
+    """Render a run of tiles (a meld, a pool): ``{% tiles meld.tiles %}``."""
     return format_html_join("", "{}", ((tile(c, css),) for c in (codes or ())))
 
 
@@ -124,7 +124,7 @@ def line_value(lines: Any, key: str) -> Any:
 
 @register.filter
 def fan_name(fan_id: Any, ruleset: str = "") -> str:
-    """Chinese (or English) name of fan ``fan_id`` in ``ruleset`` (the id if unknown)."""
+    """Name of fan ``fan_id`` in ``ruleset`` (Chinese, or English; else the id)."""
     from games.rules.rulesets import get as get_ruleset
 
     if not fan_id:

@@ -204,6 +204,8 @@
   }
 
   function afterFrame() {
+    var go = $("#redirect[data-url]");
+    if (go && go.getAttribute("data-url")) { window.location.assign(go.getAttribute("data-url")); return; }
     readSkew();
     var status = $("#mj-status");
     if (status) say(status.getAttribute("data-say"));
