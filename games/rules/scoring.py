@@ -135,6 +135,7 @@ class HandFacts:
         self.last_draw = sd and situation.wall_last
         self.last_claim = (not sd) and situation.wall_last
         self._unique: bool | None = None
+        self.features = _hand_features(self)
 
     @property
     def unique_regular_wait(self) -> bool:
@@ -388,6 +389,14 @@ FEATURES: dict[str, int] = {
             "wait",  # a wait fan position (ctx.wait is set)
             "flowers",  # at least one flower
             "fallback",  # only in the fallback pass
+            "honors",  # a wind or dragon in the hand
+            "no_honors",  # no wind or dragon
+            "one_suit",  # exactly one of 万 筒 条
+            "two_suits",  # exactly two
+            "three_suits",  # all three
+            "self_drawn",  # won on a drawn tile
+            "discard",  # won on a discard (incl. 抢杠)
+            "hog",  # four of a kind not declared as a kong
         )
     )
 }
@@ -423,9 +432,20 @@ def requires(*features: str) -> Callable[[C], C]:
     return deco
 
 
+def _hand_features(h: HandFacts) -> int:
+    F = FEATURES
+    f = F["honors"] if (h.winds or h.dragons) else F["no_honors"]
+    n = bin(h.suits).count("1")
+    f |= {1: F["one_suit"], 2: F["two_suits"], 3: F["three_suits"]}.get(n, 0)
+    f |= F["self_drawn"] if h.self_drawn else F["discard"]
+    if h.counts.count(4) > h.kongs:
+        f |= F["hog"]
+    return f
+
+
 def _features(ctx: ScoringContext) -> int:
     h = ctx.hand
-    f = _SHAPE_BIT[ctx.shape]
+    f = _SHAPE_BIT[ctx.shape] | h.features
     if len(ctx.chows) >= 2:
         f |= FEATURES["chows2"]
     n = len(ctx.triplets)

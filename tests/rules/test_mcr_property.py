@@ -74,3 +74,24 @@ def test_random_hands_cover_every_shape_and_fan() -> None:
     }
     missing = {f.id for f in MCR.fans} - seen
     assert missing <= {"CHICKEN_HAND"}, missing
+
+
+def test_declared_requirements_are_kept() -> None:
+    """A condition skipped for a missing feature (``requires``) would be 0."""
+    from games.rules import scoring as sc
+    from games.rules.decompose import decompositions
+
+    gated = 0
+    for seed in range(3000):
+        hand = random_hand(random.Random(seed), seed)
+        standing = sc._validate(hand.concealed, hand.melds, hand.situation)
+        facts = sc.HandFacts(standing, hand.melds, hand.situation)
+        for d in decompositions(facts.concealed, facts.melds, MCR.shapes):
+            ctx = sc.ScoringContext(facts, d)
+            feats = sc._features(ctx)
+            for fan in MCR.fans:
+                need = sc._REQUIRES.get(fan.condition, 0)
+                if need & feats != need:
+                    gated += 1
+                    assert fan.condition(ctx) == 0, (str(hand), fan.id)
+    assert gated > 3000 * 20  # the gates do skip most of the table

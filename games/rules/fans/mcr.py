@@ -307,6 +307,7 @@ def thirteen_orphans(ctx: ScoringContext) -> int:
         "PUNG_OF_TERMINALS_OR_HONORS",
         "ALL_TERMINALS_AND_HONORS",
     ),
+    needs=("no_honors",),
 )
 def all_terminals(ctx: ScoringContext) -> int:
     """Only suited 1s and 9s."""
@@ -357,6 +358,7 @@ def little_three_dragons(ctx: ScoringContext) -> int:
         "PUNG_OF_TERMINALS_OR_HONORS",
         "ONE_VOIDED_SUIT",
     ),
+    needs=("honors",),
 )
 def all_honors(ctx: ScoringContext) -> int:
     """Only winds and dragons."""
@@ -538,7 +540,14 @@ def all_even_pungs(ctx: ScoringContext) -> int:
     return int(_only(ctx, _M_EVEN))
 
 
-@_fan("FULL_FLUSH", "清一色", "Full Flush", 24, ("NO_HONORS",))
+@_fan(
+    "FULL_FLUSH",
+    "清一色",
+    "Full Flush",
+    24,
+    ("NO_HONORS",),
+    needs=("no_honors", "one_suit"),
+)
 def full_flush(ctx: ScoringContext) -> int:
     """One suit only, no honours."""
     h = ctx.hand
@@ -571,19 +580,40 @@ def pure_shifted_pungs(ctx: ScoringContext) -> int:
     return _pungs(ctx).get("PURE_SHIFTED_PUNGS", 0)
 
 
-@_fan("UPPER_TILES", "全大", "Upper Tiles", 24, ("UPPER_FOUR", "NO_HONORS"))
+@_fan(
+    "UPPER_TILES",
+    "全大",
+    "Upper Tiles",
+    24,
+    ("UPPER_FOUR", "NO_HONORS"),
+    needs=("no_honors",),
+)
 def upper_tiles(ctx: ScoringContext) -> int:
     """Only suited 7 8 9."""
     return int(_only(ctx, _M_789))
 
 
-@_fan("MIDDLE_TILES", "全中", "Middle Tiles", 24, ("ALL_SIMPLES", "NO_HONORS"))
+@_fan(
+    "MIDDLE_TILES",
+    "全中",
+    "Middle Tiles",
+    24,
+    ("ALL_SIMPLES", "NO_HONORS"),
+    needs=("no_honors",),
+)
 def middle_tiles(ctx: ScoringContext) -> int:
     """Only suited 4 5 6."""
     return int(_only(ctx, _M_456))
 
 
-@_fan("LOWER_TILES", "全小", "Lower Tiles", 24, ("LOWER_FOUR", "NO_HONORS"))
+@_fan(
+    "LOWER_TILES",
+    "全小",
+    "Lower Tiles",
+    24,
+    ("LOWER_FOUR", "NO_HONORS"),
+    needs=("no_honors",),
+)
 def lower_tiles(ctx: ScoringContext) -> int:
     """Only suited 1 2 3."""
     return int(_only(ctx, _M_123))
@@ -709,13 +739,13 @@ def knitted_straight(ctx: ScoringContext) -> int:
     return 0
 
 
-@_fan("UPPER_FOUR", "大于五", "Upper Four", 12, ("NO_HONORS",))
+@_fan("UPPER_FOUR", "大于五", "Upper Four", 12, ("NO_HONORS",), needs=("no_honors",))
 def upper_four(ctx: ScoringContext) -> int:
     """Only suited 6 7 8 9."""
     return int(_only(ctx, _M_6789))
 
 
-@_fan("LOWER_FOUR", "小于五", "Lower Four", 12, ("NO_HONORS",))
+@_fan("LOWER_FOUR", "小于五", "Lower Four", 12, ("NO_HONORS",), needs=("no_honors",))
 def lower_four(ctx: ScoringContext) -> int:
     """Only suited 1 2 3 4."""
     return int(_only(ctx, _M_1234))
@@ -846,7 +876,7 @@ def all_pungs(ctx: ScoringContext) -> int:
     return int(ctx.shape is _REG and len(ctx.triplets) == 4)
 
 
-@_fan("HALF_FLUSH", "混一色", "Half Flush", 6)
+@_fan("HALF_FLUSH", "混一色", "Half Flush", 6, needs=("honors",))
 def half_flush(ctx: ScoringContext) -> int:
     """One suit and honours."""
     h = ctx.hand
@@ -865,14 +895,14 @@ def mixed_shifted_chows(ctx: ScoringContext) -> int:
     return _chows(ctx).get("MIXED_SHIFTED_CHOWS", 0)
 
 
-@_fan("ALL_TYPES", "五门齐", "All Types", 6)
+@_fan("ALL_TYPES", "五门齐", "All Types", 6, needs=("honors", "three_suits"))
 def all_types(ctx: ScoringContext) -> int:
     """All three suits, a wind and a dragon."""
     h = ctx.hand
     return int(h.suits == 7 and h.winds and h.dragons)
 
 
-@_fan("MELDED_HAND", "全求人", "Melded Hand", 6, ("SINGLE_WAIT",))
+@_fan("MELDED_HAND", "全求人", "Melded Hand", 6, ("SINGLE_WAIT",), needs=("discard",))
 def melded_hand(ctx: ScoringContext) -> int:
     """Four claimed melds and a single wait won on a discard."""
     return int(ctx.hand.melded == 4 and not ctx.hand.self_drawn)
@@ -918,6 +948,7 @@ def outside_hand(ctx: ScoringContext) -> int:
     "Fully Concealed Hand",
     4,
     ("SELF_DRAWN", "CONCEALED_HAND"),
+    needs=("self_drawn",),
 )
 def fully_concealed_hand(ctx: ScoringContext) -> int:
     """No claimed meld, self-drawn."""
@@ -965,7 +996,7 @@ def seat_wind(ctx: ScoringContext) -> int:
     return int(_has_wind_pung(ctx, ctx.situation.seat_wind.index))
 
 
-@_fan("CONCEALED_HAND", "门前清", "Concealed Hand", 2)
+@_fan("CONCEALED_HAND", "门前清", "Concealed Hand", 2, needs=("discard",))
 def concealed_hand(ctx: ScoringContext) -> int:
     """No claimed meld, won on a discard."""
     return int(ctx.hand.melded == 0 and not ctx.hand.self_drawn)
@@ -979,7 +1010,7 @@ def all_chows(ctx: ScoringContext) -> int:
     return int(ctx.pair is not None and ctx.pair.is_suited)
 
 
-@_fan("TILE_HOG", "四归一", "Tile Hog", 2)
+@_fan("TILE_HOG", "四归一", "Tile Hog", 2, needs=("hog",))
 def tile_hog(ctx: ScoringContext) -> int:
     """Four of a kind not declared as a kong; counted per kind."""
     return ctx.hand.counts.count(4) - ctx.hand.kongs
@@ -1003,7 +1034,7 @@ def concealed_kong(ctx: ScoringContext) -> int:
     return int(ctx.hand.concealed_kongs >= 1)
 
 
-@_fan("ALL_SIMPLES", "断幺", "All Simples", 2, ("NO_HONORS",))
+@_fan("ALL_SIMPLES", "断幺", "All Simples", 2, ("NO_HONORS",), needs=("no_honors",))
 def all_simples(ctx: ScoringContext) -> int:
     """No terminal or honour."""
     return int(ctx.hand.mask & _M_TERMINAL_OR_HONOR == 0)
@@ -1083,13 +1114,13 @@ def melded_kong(ctx: ScoringContext) -> int:
     return int(ctx.hand.melded_kongs >= 1)
 
 
-@_fan("ONE_VOIDED_SUIT", "缺一门", "One Voided Suit", 1)
+@_fan("ONE_VOIDED_SUIT", "缺一门", "One Voided Suit", 1, needs=("two_suits",))
 def one_voided_suit(ctx: ScoringContext) -> int:
     """Exactly one of the three suits missing."""
     return int(ctx.hand.suits in (3, 5, 6))
 
 
-@_fan("NO_HONORS", "无字", "No Honors", 1)
+@_fan("NO_HONORS", "无字", "No Honors", 1, needs=("no_honors",))
 def no_honors(ctx: ScoringContext) -> int:
     """No winds or dragons."""
     return int(not ctx.hand.winds and not ctx.hand.dragons)
@@ -1113,7 +1144,7 @@ def single_wait(ctx: ScoringContext) -> int:
     return int(ctx.wait == "single")
 
 
-@_fan("SELF_DRAWN", "自摸", "Self-Drawn", 1)
+@_fan("SELF_DRAWN", "自摸", "Self-Drawn", 1, needs=("self_drawn",))
 def self_drawn(ctx: ScoringContext) -> int:
     """Won on a tile one drew."""
     return int(ctx.hand.self_drawn)
