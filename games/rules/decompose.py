@@ -98,6 +98,11 @@ class Group:
         return tuple(ALL_TILES[j] for j in self.knitted)
 
     @property
+    def claimed(self) -> bool:
+        """True for a declared meld made with an opponent's tile (吃 碰 明杠)."""
+        return self.declared and not self.concealed
+
+    @property
     def is_triplet(self) -> bool:
         """Pung or kong (刻子, 杠 counts as a 刻子 for most fans)."""
         return self.kind is GroupKind.PUNG or self.kind is GroupKind.KONG

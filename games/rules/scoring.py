@@ -170,7 +170,11 @@ class ScoringContext:
             concealed chow when it can be one, else a concealed pung, else the
             pair), or ``None`` for shapes without groups.
         wait: ``"edge"`` 边张, ``"closed"`` 坎张, ``"single"`` 单钓将 or
-            ``None`` — set only when the hand waited on that one tile (独听).
+            ``None`` — set only when the hand waited on that one tile (独听);
+            when several positions fit, edge > closed > single.
+        wait_positions: every position the winning tile can take in this
+            split's concealed groups (the wait type candidates), whether or
+            not the hand waited on that tile alone.
         concealed_pungs: 暗刻 count, concealed kongs included; a pung
             completed by a discarded winning tile is not concealed unless the
             winning tile can sit in a concealed chow instead.
@@ -194,6 +198,7 @@ class ScoringContext:
         self.pair = decomposition.pair
         self.win_group: Group | None = None
         self.wait: str | None = None
+        self.wait_positions: frozenset[str] = frozenset()
         self.concealed_pungs = 0
         if self.shape is Shape.REGULAR or self.shape is Shape.KNITTED_STRAIGHT:
             self._place_win()
@@ -243,6 +248,7 @@ class ScoringContext:
                 if win not in self.knitted or hand.concealed[win] == 3:
                     pos = 4
                 unique = True
+        self.wait_positions = _POSITIONS[pos]
         if unique and pos:
             self.wait = EDGE if pos & 1 else CLOSED if pos & 2 else SINGLE
 
@@ -294,7 +300,18 @@ class ScoringContext:
 
     @property
     def self_drawn(self) -> bool:
+        """Won on a drawn tile (自摸)."""
         return self.hand.self_drawn
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        """The declared melds."""
+        return self.hand.melds
+
+    @property
+    def win_tile(self) -> Tile:
+        """The winning tile."""
+        return self.situation.win_tile
 
     @property
     def concealed_hand(self) -> bool:
@@ -303,6 +320,12 @@ class ScoringContext:
 
     def __repr__(self) -> str:
         return f"<ScoringContext {self.shape.value} {self.decomposition}>"
+
+
+_POSITIONS = tuple(
+    frozenset(name for bit, name in ((1, EDGE), (2, CLOSED), (4, SINGLE)) if pos & bit)
+    for pos in range(8)
+)
 
 
 def _is_edge(chow: Group, win: int) -> bool:

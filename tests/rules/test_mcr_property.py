@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from games.rules.rulesets import get
 from games.rules.scoring import score, score_all
 from tests.rules.oracle import ORACLE_EXCEPTIONS, oracle_score, random_hand
@@ -46,7 +44,6 @@ def _check(seed: int) -> str | None:
     )
 
 
-@pytest.mark.slow
 def test_random_hands_agree_with_oracle() -> None:
     failures = []
     for seed in range(N_HANDS):
