@@ -52,11 +52,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
+            await self.accept()  # accept first so the browser sees the code
             await self.close(code=4401)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         seat = await self._seat_of(user.pk)
         if seat is None:
+            await self.accept()
             await self.close(code=4403)
             return
         self.seat = seat

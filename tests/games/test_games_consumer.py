@@ -1,0 +1,245 @@
+"""The table websocket through the real ASGI stack (session cookie, origin check)."""
+
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games.models import HandEvent, Room, Table
+from games.services import do_seat_away, quick_match
+from games.services.hands import load_hand
+from mahjong_site.asgi import application
+from tests.games.conftest import make_player
+from tests.games.driver import play_out
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+async def ws(user, table_id, *, origin=b"http://127.0.0.1"):
+    headers = [(b"host", b"127.0.0.1"), (b"origin", origin)]
+    if user is not None:
+        key = await sync_to_async(_cookie)(user)
+        headers.append((b"cookie", f"sessionid={key}".encode()))
+    comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    connected, code = await comm.connect(timeout=5)
+    return comm, connected, code
+
+
+async def drain(comm, wait=0.4):
+    out = []
+    # receive_nothing does not cancel the app on timeout (receive_from does)
+    while not await comm.receive_nothing(timeout=wait, interval=0.02):
+        out.append(await comm.receive_from(timeout=5))
+    return out
+
+
+def _seq(frame: str) -> int:
+    return int(re.search(r'data-seq="(\d+)"', frame).group(1))
+
+
+@sync_to_async
+def _state(table_id):
+    table = Table.objects.select_related("hand").get(pk=table_id)
+    return table, load_hand(table.hand, seq=table.seq)
+
+
+def _room():
+    # transactional tests empty the tables, data migration rows included
+    return Room.objects.get_or_create(
+        name="新手场", defaults={"stake": 10, "min_balance": 200}
+    )[0]
+
+
+@sync_to_async
+def _pair():
+    room_ = _room()
+    a, b = make_player("wa"), make_player("wb")
+    quick_match(a, room_)
+    t = quick_match(b, room_)
+    return a, b, t
+
+
+async def test_anonymous_and_unseated_and_foreign_origin_are_refused():
+    a, b, table = await _pair()
+    comm, _, _ = await ws(None, table.pk)
+    assert await comm.receive_output(timeout=5) == {
+        "type": "websocket.close",
+        "code": 4401,
+    }
+    carol = await sync_to_async(make_player)("wc")
+    comm, _, _ = await ws(carol, table.pk)
+    assert await comm.receive_output(timeout=5) == {
+        "type": "websocket.close",
+        "code": 4403,
+    }
+    _, connected, _ = await ws(a, table.pk, origin=b"http://evil.example")
+    assert connected is False
+
+
+async def test_every_refusal_is_a_toast_and_changes_nothing():
+    a, b, table = await _pair()
+    ca, ok, _ = await ws(a, table.pk)
+    cb, ok2, _ = await ws(b, table.pk)
+    assert ok and ok2
+    first = (await drain(ca))[0]
+    assert 'data-testid="my-hand"' in first
+    await drain(cb)
+    t, hand = await _state(table.pk)
+    seq0 = t.seq
+
+    async def refused(comm, text, expect):
+        before, _ = await _state(table.pk)
+        await comm.send_to(text_data=text)
+        msgs = await drain(comm)
+        assert len(msgs) == 1 and 'id="toast"' in msgs[0], msgs
+        assert expect in msgs[0]
+        after, _ = await _state(table.pk)
+        assert after.seq == before.seq
+
+    await refused(ca, "{not json", "不是有效的 JSON")
+    await refused(ca, json.dumps([1, 2]), "JSON 对象")
+    await refused(ca, json.dumps({"action": "fly", "seq": seq0}), "未知操作")
+    await refused(ca, json.dumps({"action": "discard"}), "缺少序号")
+    await refused(ca, json.dumps({"action": "discard", "seq": "x"}), "必须是整数")
+    # erren: both seats choose 开始加倍 before the deal
+    assert hand.state.phase.value == "pre_deal"
+    await ca.send_to(text_data=json.dumps({"action": "pre_deal", "seq": seq0}))
+    frames = await drain(ca)
+    assert frames and all('id="toast"' not in f or "mj-toast" in f for f in frames)
+    # double submit: the same message again is stale and changes nothing
+    t, _ = await _state(table.pk)
+    await refused(ca, json.dumps({"action": "pre_deal", "seq": seq0}), "已过期")
+    await drain(cb)
+    await cb.send_to(text_data=json.dumps({"action": "pre_deal", "seq": t.seq}))
+    await drain(cb)
+    await drain(ca)
+    t, hand = await _state(table.pk)
+    assert hand.state.phase.value == "turn" and hand.state.turn == 0
+    tile = str(hand.legal_actions(0)[-2].to_json().get("tile") or "1m")
+    discard = next(x for x in hand.legal_actions(0) if x.kind == "discard")
+    tile = str(discard.tile)
+    # wrong seat: bob may not discard on alice's turn, even naming seat 0
+    await refused(
+        cb,
+        json.dumps({"action": "discard", "seq": t.seq, "tile": tile, "seat": 0}),
+        "不是你操作",
+    )
+    # stale seq
+    await refused(
+        ca, json.dumps({"action": "discard", "seq": t.seq - 1, "tile": tile}), "已过期"
+    )
+    # illegal tile
+    await refused(
+        ca, json.dumps({"action": "discard", "seq": t.seq, "tile": "9x"}), "无法识别"
+    )
+    # a good discard reaches both seats as frames with the new seq
+    await ca.send_to(
+        text_data=json.dumps({"action": "discard", "seq": str(t.seq), "tile": tile})
+    )
+    # alice gets her frame now and, if bob simply drew, another one when the
+    # random veil lifts (≤ MAHJONG_CLAIM_JITTER_MAX = 1.6 s)
+    fa, fb = await drain(ca, wait=2.0), await drain(cb)
+    t2, _ = await _state(table.pk)
+    assert t2.seq > t.seq
+    assert fa and fb
+    assert _seq(fb[-1]) == t2.seq
+    assert (
+        await sync_to_async(
+            HandEvent.objects.filter(hand_id=t.hand_id, kind="discard").count
+        )()
+        == 1
+    )
+    # the same discard again (double submit) is refused
+    await refused(
+        ca, json.dumps({"action": "discard", "seq": t.seq, "tile": tile}), "已过期"
+    )
+    await ca.disconnect()
+    await cb.disconnect()
+
+
+async def test_auto_toggle_sync_and_reconnect_restores_control():
+    a, b, table = await _pair()
+    ca, _, _ = await ws(a, table.pk)
+    cb, _, _ = await ws(b, table.pk)
+    await drain(ca)
+    await drain(cb)
+    t, _ = await _state(table.pk)
+    await ca.send_to(text_data=json.dumps({"action": "auto", "seq": t.seq}))
+    await drain(ca)
+    _, hand = await _state(table.pk)
+    assert hand.state.auto[0] is True
+    t, _ = await _state(table.pk)
+    await ca.send_to(
+        text_data=json.dumps({"action": "auto", "seq": t.seq, "on": "false"})
+    )
+    await drain(ca)
+    _, hand = await _state(table.pk)
+    assert hand.state.auto[0] is False
+    await ca.send_to(text_data=json.dumps({"action": "sync"}))
+    frames = await drain(ca)
+    assert frames and 'data-testid="my-hand"' in frames[-1]
+    # bob goes away; after the grace period his seat is in 托管
+    await cb.disconnect()
+    t, _ = await _state(table.pk)
+    assert t.connections == [1, 0]
+    assert await sync_to_async(do_seat_away)(table.pk, 1, t.hand_id) is True
+    _, hand = await _state(table.pk)
+    assert hand.state.auto[1] is True
+    # reconnecting: a full frame at once and control back
+    cb, ok, _ = await ws(b, table.pk)
+    assert ok
+    frames = await drain(cb)
+    assert frames and 'data-testid="my-hand"' in frames[0]
+    _, hand = await _state(table.pk)
+    assert hand.state.auto[1] is False
+    await ca.disconnect()
+    await cb.disconnect()
+
+
+async def test_continue_regroup_and_accept_bot_over_the_socket():
+    a, b, table = await _pair()
+    await sync_to_async(play_out)(table, {0: a, 1: b}, seed=4)
+    ca, _, _ = await ws(a, table.pk)
+    cb, _, _ = await ws(b, table.pk)
+    first = (await drain(ca))[0]
+    assert 'data-testid="settlement"' in first
+    await drain(cb)
+    await ca.send_to(text_data=json.dumps({"action": "continue"}))
+    assert await drain(cb)  # bob sees alice's vote
+    t, _ = await _state(table.pk)
+    assert t.continue_votes == [0] and t.status == Table.Status.SETTLING
+    await cb.send_to(text_data=json.dumps({"action": "regroup"}))
+    msgs = await drain(cb)
+    assert any('id="redirect"' in m for m in msgs)
+    new_id = int(re.search(r'data-url="/table/(\d+)/"', "".join(msgs)).group(1))
+    assert new_id != table.pk
+    # alice, alone at a new quick table, takes the offered bot
+    await ca.send_to(text_data=json.dumps({"action": "regroup"}))
+    msgs = await drain(ca)
+    a_table = int(re.search(r'data-url="/table/(\d+)/"', "".join(msgs)).group(1))
+    assert a_table == new_id  # paired with bob again
+    await ca.disconnect()
+    await cb.disconnect()
+    carol = await sync_to_async(make_player)("wd")
+    room_ = await sync_to_async(_room)()
+    waiting = await sync_to_async(quick_match)(carol, room_)
+    cc, _, _ = await ws(carol, waiting.pk)
+    await drain(cc)
+    await cc.send_to(text_data=json.dumps({"action": "accept_bot"}))
+    frames = await drain(cc)
+    t, hand = await _state(waiting.pk)
+    assert t.kind == Table.Kind.BOT and t.status == Table.Status.PLAYING
+    assert frames and _seq(frames[-1]) == t.seq
+    await cc.send_to(text_data=json.dumps({"action": "leave"}))
+    msgs = await drain(cc)
+    assert "这一盘还没有结束" in msgs[0]
+    await cc.disconnect()
