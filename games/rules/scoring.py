@@ -364,7 +364,7 @@ class ScoreResult:
         return {f.id: f.count for f in self.fans}
 
 
-_LINES: dict[tuple[str, str, str, int, int, str | None], FanLine] = {}
+_LINES: dict[tuple[int, int, str | None], tuple[Fan, FanLine]] = {}
 
 
 def _line(fan: Fan, count: int, by: str | None = None) -> FanLine:
@@ -372,16 +372,17 @@ def _line(fan: Fan, count: int, by: str | None = None) -> FanLine:
 
     Lines are immutable values, so they are shared between results.
     """
-    key = (fan.id, fan.zh, fan.en, fan.points, count, by)
-    line = _LINES.get(key)
-    if line is None:
-        if by is None:
-            line = FanLine(fan.id, fan.zh, fan.en, fan.points, count)
-        else:
-            reason = f"不计: excluded by {by}"
-            line = FanLine(fan.id, fan.zh, fan.en, fan.points, count, False, reason)
-        if len(_LINES) < 100_000:
-            _LINES[key] = line
+    key = (id(fan), count, by)
+    got = _LINES.get(key)
+    if got is not None and got[0] is fan:  # the entry keeps the fan (and id) alive
+        return got[1]
+    if by is None:
+        line = FanLine(fan.id, fan.zh, fan.en, fan.points, count)
+    else:
+        reason = f"不计: excluded by {by}"
+        line = FanLine(fan.id, fan.zh, fan.en, fan.points, count, False, reason)
+    if len(_LINES) < 100_000:
+        _LINES[key] = (fan, line)
     return line
 
 
@@ -455,35 +456,43 @@ def requires(*features: str) -> Callable[[C], C]:
     return deco
 
 
+_F = FEATURES
+_F1, _F2, _F3 = _F["one_suit"], _F["two_suits"], _F["three_suits"]
+_F_SUITS: tuple[int, ...] = (0, _F1, _F1, _F2, _F1, _F2, _F2, _F3)  # by suit bits
+
+
 def _hand_features(h: HandFacts) -> int:
-    F = FEATURES
-    f = F["honors"] if (h.winds or h.dragons) else F["no_honors"]
-    n = bin(h.suits).count("1")
-    f |= {1: F["one_suit"], 2: F["two_suits"], 3: F["three_suits"]}.get(n, 0)
-    f |= F["self_drawn"] if h.self_drawn else F["discard"]
+    """Features that hold for every split of the hand (see :data:`FEATURES`)."""
+    f = _F["honors"] if (h.winds or h.dragons) else _F["no_honors"]
+    f |= _F_SUITS[h.suits]
+    f |= _F["self_drawn"] if h.self_drawn else _F["discard"]
     if h.counts.count(4) > h.kongs:
-        f |= F["hog"]
+        f |= _F["hog"]
+    if h.kongs:
+        f |= _F["kongs"]
+    s = h.situation
+    if h.last_tile or s.kong or s.wall_last:
+        f |= _F["flags"]
+    if s.flowers:
+        f |= _F["flowers"]
     return f
 
 
+_CHOWS2 = _F["chows2"]
+_TRIPLETS1 = _F["triplets1"]
+_TRIPLETS12 = _F["triplets1"] | _F["triplets2"]
+_WAIT = _F["wait"]
+
+
 def _features(ctx: ScoringContext) -> int:
-    h = ctx.hand
-    f = _SHAPE_BIT[ctx.shape] | h.features
+    f = _SHAPE_BIT[ctx.shape] | ctx.hand.features
     if len(ctx.chows) >= 2:
-        f |= FEATURES["chows2"]
+        f |= _CHOWS2
     n = len(ctx.triplets)
     if n:
-        f |= FEATURES["triplets1"]
-        if n >= 2:
-            f |= FEATURES["triplets2"]
-    if h.kongs:
-        f |= FEATURES["kongs"]
-    if h.last_tile or h.situation.kong or h.situation.wall_last:
-        f |= FEATURES["flags"]
+        f |= _TRIPLETS12 if n >= 2 else _TRIPLETS1
     if ctx.wait is not None:
-        f |= FEATURES["wait"]
-    if h.situation.flowers:
-        f |= FEATURES["flowers"]
+        f |= _WAIT
     return f
 
 
