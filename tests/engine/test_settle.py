@@ -25,8 +25,9 @@ def test_seed_000_example_adds_the_doubling_shares_to_84():
         keys["start_double"] == 40 and keys["win_double"] == 24 and keys["task"] == 20
     )
     assert st.multiplier == 1
-    assert st.coins == 84 and st.rake == 0  # erren keeps no rake (seed 000)
-    assert st.deltas == (84, -84) and st.skill == (84, 0)
+    # The site keeps 5 % of every winner's gain (seed 002), whatever the rule set.
+    assert st.coins == 84 and st.rake == 4
+    assert st.deltas == (80, -84) and st.skill == (84, 0)
     liangren = settle(
         Outcome(winner=0, base_fan=84),
         ruleset=get("liangren"),
@@ -57,7 +58,7 @@ def test_no_doubling_share_leaves_the_base():
         balances=(500, 500),
     )
     assert st.fan == 13 and st.coins == 39  # 自摸不加倍
-    assert st.deltas == (-39, 39)
+    assert st.deltas == (-39, 37)  # 5 % of 39 = 1.95 → 2 kept by the site
     st = settle(
         Outcome(winner=1, base_fan=13, self_drawn=True),
         ruleset=get("liangren"),
