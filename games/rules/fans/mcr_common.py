@@ -1,0 +1,144 @@
+"""Shared pieces of the MCR fan units: the registering decorator and the
+per-decomposition analyses several fans read (see :mod:`.mcr`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from ..decompose import GroupKind
+from ..scoring import requires
+from ..shanten import Shape
+from .base import Fan
+from .mcr_combos import OCODE, chow_fans, pung_fans
+
+if TYPE_CHECKING:
+    from ..scoring import ScoringContext
+
+Condition = Callable[["ScoringContext"], int]
+
+_TABLE: list[Fan] = []
+"""Every MCR fan, in registration order (the band modules fill it)."""
+
+S3 = "seed 003 番种的分值与计分"
+
+
+def _fan(
+    fan_id: str,
+    zh: str,
+    en: str,
+    points: int,
+    excludes: Iterable[str] = (),
+    *,
+    note: str = "",
+    minimum: bool = True,
+    needs: tuple[str, ...] = (),
+    listed: int | None = None,
+) -> Callable[[Condition], Condition]:
+    """Register the decorated condition as a fan of the MCR table.
+
+    ``needs`` are the context features without which the condition is 0
+    (:func:`games.rules.scoring.requires`), so the scorer can skip it.
+    ``listed`` is the value seed 003 lists when it differs from ``points``.
+    """
+
+    def deco(fn: Condition) -> Condition:
+        if needs:
+            requires(*needs)(fn)
+        src = f"{S3} {listed or points}番 {zh}" + (f"; {note}" if note else "")
+        _TABLE.append(
+            Fan(fan_id, zh, en, points, fn, frozenset(excludes), minimum, src)
+        )
+        return fn
+
+    return deco
+
+
+# ---------------------------------------------------------------------------
+# Shared analyses (memoised per decomposition).
+
+_REG = Shape.REGULAR
+_TERMINAL_OR_HONOR = tuple(i >= 27 or i % 9 in (0, 8) for i in range(34))
+_TERMINAL = tuple(i < 27 and i % 9 in (0, 8) for i in range(34))
+
+
+def _bits(indices: Iterable[int]) -> int:
+    out = 0
+    for i in indices:
+        out |= 1 << i
+    return out
+
+
+# Bit sets over tile indices (bit i = tile i), tested against HandFacts.mask.
+_M_TERMINAL = _bits(i for i in range(34) if _TERMINAL[i])
+_M_TERMINAL_OR_HONOR = _bits(i for i in range(34) if _TERMINAL_OR_HONOR[i])
+_M_HONOR = _bits(range(27, 34))
+_M_GREEN = _bits((19, 20, 21, 23, 25, 32))  # 2 3 4 6 8 条, 发
+_M_REVERSIBLE = _bits((9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31))
+_M_EVEN = _bits(i for i in range(27) if i % 9 % 2 == 1)  # 2 4 6 8
+
+
+# suited ranks r1..r2 in all three suits
+def _ranks(lo: int, hi: int) -> int:
+    return _bits(s + r - 1 for s in (0, 9, 18) for r in range(lo, hi + 1))
+
+
+_M_789 = _ranks(7, 9)
+_M_456 = _ranks(4, 6)
+_M_123 = _ranks(1, 3)
+_M_6789 = _ranks(6, 9)
+_M_1234 = _ranks(1, 4)
+
+
+def _chows(ctx: ScoringContext) -> dict[str, int]:
+    got: dict[str, int] | None = ctx.cache.get("mcr.chows")
+    if got is None:
+        got = ctx.cache["mcr.chows"] = _chow_analysis(ctx)
+    return got
+
+
+def _chow_analysis(ctx: ScoringContext) -> dict[str, int]:
+    if ctx.shape is not _REG or len(ctx.chows) < 2:
+        return {}
+    if len(ctx.chows) == 4 and ctx.pair is not None and ctx.pair.rank == 5:
+        p = ctx.pair.index
+        ps = p // 9
+        starts = sorted(g.tile.index for g in ctx.chows)
+        ranks = [s % 9 for s in starts]
+        suits = [s // 9 for s in starts]
+        if all(r in (0, 6) for r in ranks):
+            if all(s == ps for s in suits) and ranks.count(0) == 2:
+                return {"PURE_TERMINAL_CHOWS": 1}
+            others = {0, 1, 2} - {ps}
+            if ps not in suits and {
+                (s, r) for s, r in zip(suits, ranks, strict=True)
+            } == {(s, r) for s in others for r in (0, 6)}:
+                return {"THREE_SUITED_TERMINAL_CHOWS": 1}
+    mids = tuple(sorted(OCODE[g.tile.index] + 1 for g in ctx.chows))
+    return dict(chow_fans(mids))
+
+
+def _pungs(ctx: ScoringContext) -> dict[str, int]:
+    got: dict[str, int] | None = ctx.cache.get("mcr.pungs")
+    if got is None:
+        got = ctx.cache["mcr.pungs"] = _pung_analysis(ctx)
+    return got
+
+
+def _pung_analysis(ctx: ScoringContext) -> dict[str, int]:
+    if ctx.shape is not _REG or len(ctx.triplets) < 2:
+        return {}
+    return dict(pung_fans(tuple(sorted(OCODE[g.tile.index] for g in ctx.triplets))))
+
+
+def _only(ctx: ScoringContext, allowed: int) -> bool:
+    """True when every tile of the hand is in the bit set ``allowed``."""
+    return ctx.hand.mask & ~allowed == 0
+
+
+def _five_groups(ctx: ScoringContext) -> list[tuple[GroupKind, int]]:
+    return [(g.kind, g.tile.index) for g in ctx.groups]
+
+
+def _has_wind_pung(ctx: ScoringContext, wind: int) -> bool:
+    return any(g.tile.index == wind for g in ctx.triplets)
