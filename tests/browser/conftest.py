@@ -31,7 +31,7 @@ def chromium_path() -> str | None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if "tests/browser/" in str(item.fspath).replace("\\", "/"):
+        if "tests/browser/test_browser_" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.browser)
 
 
