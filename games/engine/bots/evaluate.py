@@ -67,7 +67,9 @@ class Style:
         defence: weight of the deal-in risk (0 ignores it).
         deep: discards whose effective tiles are counted exactly.
         ready_lock: factor on a wait's value for locking it by 报听.
-        extra_fan: small fans a plan's win usually picks up on the way.
+        extra_fan: small fans a free-shape win usually picks up on the way
+            (a plan's own fans stand in for them).
+        skip_plans: plan names left out.
     """
 
     plans: bool = True
@@ -78,7 +80,8 @@ class Style:
     defence: float = 1.0
     deep: int = 4
     ready_lock: float = 0.95
-    extra_fan: float = 2.0
+    extra_fan: float = 5.0
+    skip_plans: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,13 +176,16 @@ def make_context(obs: Observation, style: Style, scorer: WinScorer | None) -> Co
     rs = obs.ruleset
     base = base_value_of(rs)
     p_t = opponent_tenpai(obs)
-    # the opponent wins a turn with ~5 live winning tiles, drawn or discarded
-    hazard = max(p_t, 0.12) * min(5.0 / pool * 1.5, 0.5)
+    # chance per turn that the opponent wins: ~1 in 5 once it is waiting,
+    # a little before (it may get there and win within the race)
+    hazard = p_t * 0.2 + (1.0 - p_t) * 0.04
     ready_mult = float(rs.multipliers.get("ready_win", 1))
     opp_value = base * (ready_mult if obs.opp_ready else 1.0)
     plans = plans_for(rs) if style.plans else plans_for(rs)[:1]
+    if style.skip_plans:
+        plans = tuple(p for p in plans if p.name not in style.skip_plans)
     flower_fan = float(len(obs.flowers) * _fan_points(rs, "FLOWER_TILES"))
-    extra = style.extra_fan
+    extra = 0.0
     if System.READY in rs.systems:
         extra += _fan_points(rs, "READY_HAND")  # it will declare when waiting
     return Context(
@@ -443,6 +449,8 @@ def value(
         else:
             uk = int(generic_ukeire(plan, d, ctx))
         v = float(plan.points) + ctx.extra_fan
+        if not plan.points:
+            v += ctx.style.extra_fan
         if plan.allowed is None:
             v += ctx.implied
         if plan.name != "SEVEN_PAIRS":

@@ -1,9 +1,11 @@
-"""``normal``: shanten, effective tiles and the main fan plans (issue 5).
+"""``normal``: shanten, effective tiles and scored waits (issue 5).
 
-Counts effective tiles (受入) against the unseen tiles, keeps the two most
-promising fan plans (清一色, 碰碰和, 七对 …), checks that a wait reaches the
-minimum fan, claims only when the estimate improves, folds to the safest
-tile against a 报听 opponent when far from waiting, and always wins.
+Counts effective tiles (受入) against the tiles unseen from its seat, checks
+with the scorer that a wait reaches the rule set's minimum fan (a wait that
+cannot is no wait) and values 报听 by the fan it adds, claims only when its
+estimate improves, folds to the safest tile against a 报听 opponent when far
+from waiting, and always wins.  It does not steer towards fan plans (清一色,
+碰碰和, 七对 …): that is what ``hard`` adds.
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ from .base import PlanningBot
 
 
 class NormalBot(PlanningBot):
-    """A sound, unhurried player."""
+    """A sound, plain player."""
 
     level = "normal"
     style = ev.Style(
-        plans=True,
-        max_plans=2,
+        plans=False,
+        max_plans=1,
         deep=3,
         ukeire=True,
         score_waits=True,

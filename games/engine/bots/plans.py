@@ -35,7 +35,8 @@ class Plan:
         pungs_only: no chows (碰碰和).
         chows: first-tile indices of chows the hand must contain (一气通贯,
             花龙, 三色三同顺 …).
-        value_ids: the fans' ids, to tell the scorer's breakdown apart.
+        min_pairs: pairs the hand must already hold for the plan to be
+            considered (七对 only "when pairs are many", issue 5).
     """
 
     name: str
@@ -44,6 +45,7 @@ class Plan:
     shapes: frozenset[Shape]
     pungs_only: bool = False
     chows: tuple[int, ...] = ()
+    min_pairs: int = 0
 
     def admits_melds(self, melds: Sequence[Meld]) -> bool:
         """Whether the declared melds are compatible with the plan."""
@@ -91,6 +93,8 @@ def plan_deficiency(
     """
     if not plan.admits_melds(melds):
         return INF
+    if plan.min_pairs and sum(1 for c in counts if c >= 2) < plan.min_pairs:
+        return INF
     if plan.allowed is not None:
         allowed = plan.allowed
         t = [c if k in allowed else 0 for k, c in enumerate(counts)]
@@ -120,6 +124,10 @@ def plan_deficiency(
 
 
 _cache: dict[str, tuple[Plan, ...]] = {}
+
+SEVEN_PAIRS_MIN_PAIRS = 5
+"""Pairs held before 七对 is worth aiming at (fewer: the regular shape is
+faster; measured in the duplicate benchmark)."""
 
 
 def _points(ruleset: RuleSet, *ids: str) -> int | None:
@@ -206,7 +214,8 @@ def plans_for(ruleset: RuleSet) -> tuple[Plan, ...]:
         if shape in ruleset.shapes:
             p = _points(ruleset, fan_id)
             if p:
-                out.append(Plan(fan_id, p, None, frozenset({shape})))
+                pairs = SEVEN_PAIRS_MIN_PAIRS if shape is Shape.SEVEN_PAIRS else 0
+                out.append(Plan(fan_id, p, None, frozenset({shape}), min_pairs=pairs))
     plans = tuple(out)
     _cache[ruleset.name] = plans
     return plans
