@@ -332,7 +332,7 @@ def _is_edge(chow: Group, win: int) -> bool:
     return win != chow.tile.index + 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoreResult:
     """The scored hand: a breakdown, not only a number.
 
