@@ -89,9 +89,13 @@ def test_two_players_finish_a_hand_and_settle_exactly_once(alice, bob, room):
     winner = st["winner"]
     assert p0.hands_won + p1.hands_won == (0 if winner is None else 1)
     if winner is not None:
-        # conservation: winner's gain + rake = loser's loss; erren has no rake
+        # conservation: winner's gain + rake = loser's loss
+        from games.rules.rulesets import get
+
+        pct = get(record.ruleset).rake_percent
         assert st["deltas"][0] + st["deltas"][1] + st["rake"] == 0
-        assert st["rake"] == 0 and st["deltas"][1 - winner] == -st["coins"]
+        assert st["rake"] == (st["coins"] * pct + 50) // 100
+        assert st["deltas"][1 - winner] == -st["coins"]
     # a second settlement of the same hand changes nothing
     from games.services.hands import rebuild_hand
     from games.services.settlement import settle_hand
