@@ -201,3 +201,42 @@ def test_reload_mid_hand_restores_the_view(live, browser):
     check_settlement(page)
     assert errors == []
     ctx.close()
+
+
+def test_waiting_alone_offers_a_bot_then_deals(live, browser):
+    live.create_players("lonely")
+    ctx, page, errors = new_page(browser, PHONE)
+    login(page, live, "lonely")
+    page.goto(f"{live.url}/lobby/")
+    page.locator("[data-testid=quick-match]").first.click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    page.wait_for_selector("[data-testid=waiting]")
+    # MAHJONG_BOT_OFFER_AFTER is 2 s on the test server; the frame brings the offer
+    page.locator("[data-testid=accept-bot]").click(timeout=20_000)
+    page.wait_for_selector("[data-testid=my-hand] [data-tile]", timeout=20_000)
+    assert page.locator("[data-testid=waiting]").count() == 0
+    assert errors == []
+    ctx.close()
+
+
+def test_friend_table_invite_link_seats_the_friend(live, browser):
+    live.create_players("host", "guest")
+    ctx_h, host, errors_h = new_page(browser, DESKTOP)
+    ctx_g, guest, errors_g = new_page(browser, PHONE)
+    login(host, live, "host")
+    login(guest, live, "guest")
+    host.goto(f"{live.url}/lobby/")
+    host.locator("[data-testid=friend-room]").first.click()
+    host.wait_for_url(re.compile(r"/table/\d+/$"))
+    invite = host.locator("[data-invite]").input_value()
+    assert invite.startswith("/t/")
+    guest.goto(live.url + invite)
+    guest.wait_for_url(re.compile(r"/table/\d+/$"))
+    assert guest.url == host.url
+    for page in (host, guest):
+        page.wait_for_selector(
+            "#mj-status[data-phase]:not([data-phase=waiting])", state="attached"
+        )
+    assert errors_h == [] and errors_g == []
+    ctx_h.close()
+    ctx_g.close()
