@@ -427,7 +427,7 @@ def test_fans_are_listed_highest_value_first() -> None:
     res = _score(parse_hand("222z333z444z5m | pung:111z | 5m |"))
     points = [f.points for f in res.fans]
     assert points == sorted(points, reverse=True)
-    assert [f.zh for f in res.fans] == ["大四喜", "三暗刻", "混一色", "单钓将"]
+    assert [f.zh for f in res.fans] == ["大四喜", "三暗刻", "混一色", "单调将"]
 
 
 # -- 不计 (non-repeat) -------------------------------------------------------
@@ -724,3 +724,51 @@ def test_impossible_input_raises(
 ) -> None:
     with pytest.raises(InvalidHandError, match=message):
         score(parse_tiles(concealed), melds, _situation(win, **kw), MCR)
+
+
+def test_fan_names_and_values_follow_seed_003() -> None:
+    """Every zh name is seed 003's; values are its table's (双暗杠 aside)."""
+    import re
+    from pathlib import Path
+
+    paths = sorted(Path("/work/shared/seeds").glob("003_*.txt"))
+    if not paths:
+        pytest.skip("seed 003 is not on this machine")
+    text = paths[0].read_text(encoding="utf-8")
+    checked = 0
+    for fan in MCR.fans:
+        assert fan.zh in text, fan.zh
+        row = re.search(rf"^{fan.zh}\t.*\t(\d+)\s*$", text, re.M)
+        if row is None:  # a few rows end with their 不计 text, not the value
+            continue
+        checked += 1
+        if fan.id == "TWO_CONCEALED_KONGS":
+            # seed 003 lists 8; 6 as in seeds 002/004 and MCR (rulesets/mcr.py)
+            assert (int(row.group(1)), fan.points) == (8, 6)
+        else:
+            assert int(row.group(1)) == fan.points, fan.zh
+    assert checked >= 70
+
+
+# -- 套算一次 (account once) and 不得相同 ----------------------------------------
+
+
+def test_account_once_limits_the_one_fan_chow_pairs() -> None:
+    # 234567s + 234567p: 喜相逢 ×2 and 连六 ×1 — not 喜相逢 ×2 + 连六 ×2.
+    res = _score(parse_hand("234567s234567p5z | | 5z |")).fan_ids()
+    assert res["MIXED_DOUBLE_CHOW"] + res["SHORT_STRAIGHT"] == 3
+    # 234s + 223344567p: 一般高, 喜相逢, 连六 once each — not 喜相逢 ×2 + 连六.
+    res = _score(parse_hand("234s223344567p5z | | 5z |")).fan_ids()
+    assert (res["PURE_DOUBLE_CHOW"], res["MIXED_DOUBLE_CHOW"]) == (1, 1)
+    assert res["SHORT_STRAIGHT"] == 1
+    # 123 123 789 789m (pair not a 5): 一般高 ×2 + 老少副 ×1, not 老少副 ×4.
+    res = _score(parse_hand("123m778899m2p | chi:123m | 2p |")).fan_ids()
+    assert (res["PURE_DOUBLE_CHOW"], res["TWO_TERMINAL_CHOWS"]) == (2, 1)
+
+
+def test_a_three_chow_fan_leaves_one_pair_fan_for_the_fourth_chow() -> None:
+    # 三色三同顺 123m123p123s + 789m: the fourth chow adds one 老少副 only.
+    res = _score(parse_hand("123m123p123s789m5z | | 5z |")).fan_ids()
+    assert res["MIXED_TRIPLE_CHOW"] == 1
+    assert res["TWO_TERMINAL_CHOWS"] == 1
+    assert "MIXED_DOUBLE_CHOW" not in res

@@ -182,7 +182,7 @@ def closed_wait(ctx: ScoringContext) -> int:
     return int(ctx.wait == "closed")
 
 
-@_fan("SINGLE_WAIT", "单钓将", "Single Wait", 1, needs=("wait",))
+@_fan("SINGLE_WAIT", "单调将", "Single Wait", 1, needs=("wait",))
 def single_wait(ctx: ScoringContext) -> int:
     """Won on the pair's tile, the only wait."""
     return int(ctx.wait == "single")
