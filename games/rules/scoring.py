@@ -8,10 +8,24 @@ with the highest total (就高不就低, seed 003 计分原则).  It never looks
 rule set's name: everything a rule set decides is in its fan table and its
 fields (``min_fan``, ``shapes``).
 
-Exclusion semantics (不重复 principle): fans are taken in table order (highest
-value first); a fan that is present and not itself excluded is counted, and
-its ``excludes`` are then not counted.  A fan that is excluded does not in
-turn exclude others (so 九莲宝灯 dropping 不求人 leaves 自摸 to count).
+Exclusion semantics (不重复 principle): fans are taken highest value first
+(table order among equals); a fan that is present and not itself excluded is
+counted, and its ``excludes`` are then not counted.  A fan that is excluded
+does not in turn exclude others (so 九莲宝灯 dropping 不求人 leaves 自摸 to
+count).
+
+Conventions of the winning tile's place (shared with the oracle, see
+/work/shared/ORACLE-NOTES.md): on a discard win, a concealed pung of the
+winning tile counts as melded unless the tile can sit in a concealed chow
+instead; 边张/坎张/单钓将 count only when the standing tiles wait on that one
+tile (独听; a formal wait on a tile whose four copies are held still counts as
+a wait), and when the tile fits several positions edge > closed > single; for
+组合龙 the wait is judged on the set + pair part alone.
+
+Speed: decompositions are memoised by (concealed counts, melds, shapes);
+conditions may declare required features (:func:`requires`) so that a split
+skips the fans it cannot have.  ``benchmarks/bench_scoring.py`` prints the
+figures beside pymahjonggb's.
 
 A fan table may contain a *fallback* fan (MCR's 无番和): its condition reads
 :attr:`ScoringContext.nothing_else`, which is True only in a second pass run
@@ -507,9 +521,13 @@ def _plan(fans: Sequence[Fan]) -> tuple[_Group, ...]:
     got = _PLANS.get(id(fans))
     if got is None or got[0] is not fans:
         groups: dict[int, list[tuple[int, Fan, _Cond]]] = {}
-        for i, f in enumerate(fans):
+        # rank = position in value order (stable): exclusions are applied and
+        # lines listed highest value first even if a table is not sorted.
+        order = sorted(range(len(fans)), key=lambda i: -fans[i].points)
+        for rank, i in enumerate(order):
+            f = fans[i]
             need = _REQUIRES.get(f.condition, 0)
-            groups.setdefault(need, []).append((i, f, f.condition))
+            groups.setdefault(need, []).append((rank, f, f.condition))
         got = (fans, tuple((need, tuple(m)) for need, m in groups.items()))
         _PLANS[id(fans)] = got
     return got[1]
