@@ -58,9 +58,20 @@ def _tiles(data: dict[str, Any]) -> list[str]:
     return out
 
 
-def _note(kind: str, data: dict[str, Any]) -> str:
+PHASE_LABELS = {
+    "pre_deal": gettext_lazy("开局选择"),
+    "double": gettext_lazy("加倍"),
+    "turn": gettext_lazy("出牌"),
+    "claim": gettext_lazy("吃碰杠和"),
+    "rob": gettext_lazy("抢杠和"),
+}
+
+
+def _note(kind: str, data: dict[str, Any], names: dict[int, str] | None = None) -> str:
     if kind == "prompt":
-        return str(data.get("phase", ""))
+        phase = str(PHASE_LABELS.get(str(data.get("phase")), data.get("phase", "")))
+        who = "、".join((names or {}).get(s, str(s)) for s in data.get("seats") or ())
+        return f"{who}：{phase}" if who else phase
     if kind == "draw" and data.get("replacement"):
         return _("从牌尾补")
     if kind == "pre_deal_choice":
@@ -118,7 +129,7 @@ def record_context(record: HandRecord) -> dict[str, Any]:
                 "seat": seat,
                 "who": names.get(seat, "") if seat is not None else "",
                 "tiles": _tiles(data) if kind != "hand_ended" else [],
-                "note": _note(kind, data),
+                "note": _note(kind, data, names),
             }
         )
         if kind == "hand_ended":

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from . import presenters, selectors
@@ -28,9 +29,9 @@ from .services import tables as table_services
 from .services.play import TableError
 
 BOT_LEVELS = (
-    ("easy", "简单"),
-    ("normal", "普通"),
-    ("hard", "困难"),
+    ("easy", gettext_lazy("简单")),
+    ("normal", gettext_lazy("普通")),
+    ("hard", gettext_lazy("困难")),
 )
 """Bot levels offered in the lobby, weakest first (keys of engine.bots.LEVELS)."""
 
@@ -72,7 +73,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "rooms": rooms,
             "balance": balance,
             "current": current,
-            "bot_levels": [(k, _(v)) for k, v in BOT_LEVELS if k in LEVELS],
+            "bot_levels": [(k, str(v)) for k, v in BOT_LEVELS if k in LEVELS],
         },
     )
 
@@ -90,7 +91,7 @@ def lobby_rooms(request: HttpRequest) -> HttpResponse:
         {
             "rooms": selectors.lobby_rooms(),
             "balance": balance,
-            "bot_levels": [(k, _(v)) for k, v in BOT_LEVELS if k in LEVELS],
+            "bot_levels": [(k, str(v)) for k, v in BOT_LEVELS if k in LEVELS],
         },
     )
 

@@ -96,11 +96,18 @@ def waits_attr(waits: Any) -> str:
 
 @register.filter
 def get_item(mapping: Any, key: Any) -> Any:
-    """``{{ d|get_item:k }}``: a dict lookup with a variable key (None if absent)."""
-    try:
+    """``{{ d|get_item:k }}``: a dict (or list index) lookup with a variable key.
+
+    Returns None when the key is absent.
+    """
+    if isinstance(mapping, Mapping):
         return mapping.get(key)
-    except AttributeError:
-        return None
+    if isinstance(mapping, (list, tuple)):
+        try:
+            return mapping[int(key)]
+        except (TypeError, ValueError, IndexError):
+            return None
+    return None
 
 
 @register.simple_tag

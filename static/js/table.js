@@ -21,6 +21,7 @@
   var swapMode = false;
   var lastSaid = "";
   var wantFocus = null; // {tile, index} to restore after a swap
+  var settleSeen = null; // the hand whose settlement panel already took focus
 
   function $(sel, ctx) { return (ctx || document).querySelector(sel); }
   function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
@@ -149,9 +150,9 @@
       return;
     }
     if (key === " " || key === "Spacebar") {
-      // Space passes a claim; on a focused button it keeps its native meaning
-      // unless a pass is on offer.
-      if ($("#mj-actions [data-action='pass']")) {
+      // Space passes a claim, except on a focused action button (native press).
+      var onButton = t && t.closest && t.closest("#mj-actions button, .mj-settle-wrap");
+      if (!onButton && $("#mj-actions [data-action='pass']")) {
         e.preventDefault();
         clickVisible("#mj-actions [data-action='pass']");
       }
@@ -234,8 +235,8 @@
     wantFocus = null;
     // A settlement panel takes focus so keyboard users land on its buttons.
     var settle = $("[data-testid='settlement']");
-    if (settle && !settle.hasAttribute("data-seen")) {
-      settle.setAttribute("data-seen", "1");
+    if (settle && settle.getAttribute("data-hand") !== settleSeen) {
+      settleSeen = settle.getAttribute("data-hand");
       var cont = settle.querySelector("[data-testid='continue']");
       (cont || settle).focus({ preventScroll: true });
     }
