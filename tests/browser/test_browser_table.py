@@ -196,6 +196,24 @@ def test_reload_mid_hand_restores_the_view(live, browser):
     else:  # the bot moved meanwhile: our tiles are still ours
         assert len(after["hand"]) >= len(before["hand"]) - 1
     assert len(after["hand"]) >= 1
+    # a stale action (an old seq) is refused with a message and changes nothing
+    page.evaluate(
+        """() => {
+          const f = document.createElement('form');
+          f.setAttribute('ws-send', '');
+          f.setAttribute('hx-vals', JSON.stringify({action: 'pass', seq: 1}));
+          f.id = 'stale-probe';
+          document.getElementById('mj-root').appendChild(f);
+          htmx.process(f);
+          f.requestSubmit();
+        }"""
+    )
+    page.wait_for_function(
+        "() => document.getElementById('toast').textContent.trim().length > 0"
+    )
+    assert page.locator("#toast").get_attribute("role") == "alert"
+    toast = page.locator("#toast").inner_text()
+    assert "过期" in toast or "不是你操作" in toast, toast
     # and the hand goes on to the end from the restored page
     play_to_end(page, keyboard=True)
     check_settlement(page)
