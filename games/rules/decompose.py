@@ -36,6 +36,8 @@ __all__ = [
     "KNITTED_PATTERNS",
     "decompose",
     "decompositions",
+    "meld_signature",
+    "split_hand",
     "has_other_regular_wait",
     "is_regular_complete",
     "regular_splits",
@@ -432,10 +434,6 @@ _CODE_GROUPS = tuple(
 _PAIR_GROUPS = tuple(Group(GroupKind.PAIR, t) for t in ALL_TILES[:34])
 
 
-def _meld_group(m: Meld) -> Group:
-    return _MELD_GROUPS[m.kind, m.tiles[0].index]
-
-
 def _code_group(code: int) -> Group:
     return _CODE_GROUPS[code]
 
@@ -456,7 +454,15 @@ def decompose(
     return list(decompositions(tuple(counts), tuple(melds), shapes))
 
 
-@lru_cache(maxsize=1 << 15)
+MeldSignature = tuple[tuple[MeldKind, int], ...]
+"""Declared melds as ``(kind, first tile index)`` pairs: all a split needs."""
+
+
+def meld_signature(melds: Sequence[Meld]) -> MeldSignature:
+    """Return the :data:`MeldSignature` of ``melds``."""
+    return tuple((m.kind, m.tiles[0].index) for m in melds)
+
+
 def decompositions(
     counts: tuple[int, ...],
     melds: tuple[Meld, ...] = (),
@@ -473,11 +479,21 @@ def decompositions(
     Returns:
         Every decomposition, regular ones first; empty when the hand is not
         complete.  Regular splits differ in their concealed groups only.
-        Memoised by (counts, melds, shapes).
+        Memoised by (counts, melds, shapes) — see :func:`split_hand`.
     """
+    return split_hand(counts, meld_signature(melds), shapes)
+
+
+@lru_cache(maxsize=1 << 15)
+def split_hand(
+    counts: tuple[int, ...],
+    melds: MeldSignature = (),
+    shapes: frozenset[Shape] | None = None,
+) -> tuple[Decomposition, ...]:
+    """:func:`decompositions` keyed by a :data:`MeldSignature` (cheap to hash)."""
     out: list[Decomposition] = []
     want = shapes if shapes is not None else frozenset(Shape)
-    meld_groups = tuple(_meld_group(m) for m in melds)
+    meld_groups = tuple(_MELD_GROUPS[sig] for sig in melds)
     key = tuple(counts)
     if Shape.REGULAR in want:
         for pair, codes in regular_splits(key):

@@ -42,10 +42,11 @@ from .decompose import (
     Decomposition,
     Group,
     GroupKind,
-    decompositions,
     has_other_regular_wait,
+    meld_signature,
     regular_waits,
     seven_pairs_waits,
+    split_hand,
 )
 from .errors import InvalidHandError
 from .fans.base import Fan, FanLine
@@ -644,7 +645,7 @@ def _candidates(
     hand = HandFacts(standing, melds, situation)
     fans = ruleset.fans
     out = []
-    for d in decompositions(hand.concealed, hand.melds, ruleset.shapes):
+    for d in split_hand(hand.concealed, meld_signature(hand.melds), ruleset.shapes):
         ctx = ScoringContext(hand, d)
         present, total, minimum = _evaluate(ctx, fans)
         out.append((ctx, present, total, minimum))
