@@ -87,6 +87,7 @@ class PlanningBot:
             else (ev.engine_scorer if self.style.score_waits else None)
         )
         self._ready_seen: dict[str, int] = {}
+        self._scores: dict[tuple[object, ...], int] = {}
 
     # ------------------------------------------------------------ the contract
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -101,7 +102,7 @@ class PlanningBot:
         if len(options) == 1:
             return options[0]
         obs = self._observe(view)
-        ctx = ev.make_context(obs, self.style, self.scorer)
+        ctx = ev.make_context(obs, self.style, self.scorer, self._scores)
         wins = [a for a in options if isinstance(a, Win)]
         if wins and self.take_win(ctx, view, options):
             return wins[0]

@@ -169,8 +169,21 @@ def opponent_tenpai(obs: Observation) -> float:
     return min(max(p, 0.02), 0.9)
 
 
-def make_context(obs: Observation, style: Style, scorer: WinScorer | None) -> Context:
-    """Derive the per-decision constants of :func:`value` from ``obs``."""
+def make_context(
+    obs: Observation,
+    style: Style,
+    scorer: WinScorer | None,
+    cache: dict[tuple[object, ...], int] | None = None,
+) -> Context:
+    """Derive the per-decision constants of :func:`value` from ``obs``.
+
+    ``cache`` (scored wins) may be shared across decisions: its keys hold
+    everything the score depends on.
+    """
+    if cache is None:
+        cache = {}
+    elif len(cache) > 50_000:
+        cache.clear()
     unseen = obs.unseen()
     pool = max(sum(unseen), 1)
     rs = obs.ruleset
@@ -207,6 +220,7 @@ def make_context(obs: Observation, style: Style, scorer: WinScorer | None) -> Co
         extra_fan=extra + flower_fan,
         flower_fan=flower_fan,
         n_kinds=len(rs.kinds),
+        cache=cache,
     )
 
 
@@ -298,7 +312,19 @@ def win_fan(
         return int(ctx.base_value)
     obs = ctx.obs
     ready = ready or obs.ready
-    key = (tuple(counts), tuple(melds), tile, self_drawn, ready)
+    key = (
+        obs.ruleset.name,
+        tuple(counts),
+        tuple(melds),
+        tile,
+        self_drawn,
+        ready,
+        obs.seat_wind,
+        obs.round_wind,
+        obs.flowers,
+        obs.wild,
+        obs.bonus_tile,
+    )
     got = ctx.cache.get(key)
     if got is not None:
         return got
