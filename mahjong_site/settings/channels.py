@@ -6,7 +6,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "mahjong"},
+            "CONFIG": {
+                # redis-py 8 times reads out after 5 s by default, the same as
+                # channels-redis's blocking receive (BZPOPMIN 5 s): an idle
+                # consumer then crashed with "Timeout reading from ...".
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": "mahjong",
+            },
         }
     }
 else:
