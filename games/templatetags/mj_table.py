@@ -180,3 +180,36 @@ def ruleset_name(name: Any) -> str:
     lang = (get_language() or "zh-hans").lower()
     en = getattr(rs, "en", None)
     return str(en) if lang.startswith("en") and en else str(getattr(rs, "zh", name))
+
+
+@register.simple_tag
+def task_state(task: Any, me: Any, player: Any) -> bool | None:
+    """Whether this seat meets its 任务 now: True, False, or None (unknown).
+
+    Uses the presenter's ``task.met`` when given; otherwise what the seat can
+    see of its own hand: ``pung`` (three of the tile in hand or a pung/kong of
+    it), ``kong`` (a kong declared), ``double`` (加倍 chosen).  A ``fan`` task
+    is only decided by the winning hand, so it is unknown (None) until then.
+    """
+    if not isinstance(task, Mapping):
+        return None
+    if "met" in task and task["met"] is not None:
+        return bool(task["met"])
+    kind = task.get("kind")
+    me = me if isinstance(me, Mapping) else {}
+    player = player if isinstance(player, Mapping) else {}
+    melds = me.get("melds") or []
+    if kind == "kong":
+        return any("kong" in str(m.get("kind", "")) for m in melds)
+    if kind == "double":
+        return bool(player.get("start_double") or player.get("deal_double"))
+    if kind == "pung":
+        tile_code = task.get("tile")
+        held = list(me.get("tiles") or []) + ([me["drawn"]] if me.get("drawn") else [])
+        if held.count(tile_code) >= 3:
+            return True
+        return any(
+            m.get("kind") != "chi" and (m.get("tiles") or [None])[0] == tile_code
+            for m in melds
+        )
+    return None

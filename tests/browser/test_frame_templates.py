@@ -483,3 +483,33 @@ def test_real_bot_table_frame_has_the_hooks(settings):
     assert root.find_all(data_testid="my-hand") or root.find_all(data_action="pass")
     for payload in sends(root):
         assert payload["seq"] == table.seq
+
+
+@pytest.mark.parametrize(
+    ("task", "me_over", "expected"),
+    [
+        ({"kind": "kong", "tile": None, "fan": None, "factor": 2}, {}, "0"),
+        (
+            {"kind": "kong", "tile": None, "fan": None, "factor": 2},
+            {"melds": [{"kind": "concealed_kong", "tiles": ["2m"] * 4}]},
+            "1",
+        ),
+        ({"kind": "pung", "tile": "1z", "fan": None, "factor": 2}, {}, "0"),
+        (
+            {"kind": "pung", "tile": "1z", "fan": None, "factor": 2},
+            {"drawn": "1z"},
+            "1",
+        ),
+        (
+            {"kind": "pung", "tile": "5z", "fan": None, "factor": 2},
+            {"melds": [{"kind": "pung", "tiles": ["5z"] * 3}]},
+            "1",
+        ),
+        ({"kind": "fan", "tile": None, "fan": "SEVEN_PAIRS", "factor": 2}, {}, ""),
+    ],
+)
+def test_task_shows_whether_it_is_met(task, me_over, expected):
+    ctx = context(task=task, me=dict(context()["me"], **me_over))
+    root = render(ctx)
+    state = root.find_all(data_testid="task")[0].find_all(data_task_met="*")
+    assert [s.attrs["data-task-met"] for s in state] == [expected]
