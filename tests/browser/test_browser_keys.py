@@ -1,0 +1,123 @@
+"""static/js/table.js in Chromium without a server: choices, keys, focus, clocks.
+
+The frame is rendered from a context (as in test_frame_templates) into a blank
+page with table.js; form submissions are intercepted, so nothing is sent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from .test_frame_templates import NO_ACTIONS, context
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.browser
+
+
+def load(browser, ctx) -> object:
+    with translation.override("zh-hans"):
+        frame = render_to_string("games/partials/frame.html", ctx)
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_content(
+        '<html><body><div id="mj-root" data-tiles="/static/tiles/">'
+        + frame
+        + '</div><div id="mj-live" aria-live="polite"></div></body></html>'
+    )
+    page.evaluate(
+        """() => {
+          window.__submitted = [];
+          document.addEventListener('submit', e => {
+            e.preventDefault();
+            window.__submitted.push(e.target.getAttribute('hx-vals'));
+          }, true);
+        }"""
+    )
+    page.add_script_tag(path=str(ROOT / "static/js/table.js"))
+    return page
+
+
+def claim_context():
+    base = context()
+    return context(
+        phase="claim",
+        me=dict(base["me"], drawn=None, count=13),
+        actions=dict(
+            NO_ACTIONS,
+            chi=[
+                {"tiles": "123m", "list": ["1m", "2m", "3m"]},
+                {"tiles": "234m", "list": ["2m", "3m", "4m"]},
+            ],
+            pung=True,
+            **{"pass": True},
+        ),
+        last_discard={"seat": "opponent", "tile": "2m", "index": 2},
+    )
+
+
+def test_chi_key_opens_the_choice_and_escape_closes_it(browser):
+    page = load(browser, claim_context())
+    group = page.locator("#mj-chi-choice")
+    assert group.is_hidden()
+    page.keyboard.press("c")
+    assert group.is_visible()
+    assert (
+        page.locator("[data-choice][data-action=chi]").get_attribute("aria-expanded")
+        == "true"
+    )
+    page.keyboard.press("Escape")
+    assert group.is_hidden()
+    # a second Escape is 过 (pass): its form is submitted
+    page.keyboard.press("Escape")
+    sent = page.evaluate("window.__submitted")
+    assert sent and '"pass"' in sent[-1]
+    page.close()
+
+
+def test_shortcut_p_pungs_and_space_passes(browser):
+    page = load(browser, claim_context())
+    page.keyboard.press("p")
+    page.keyboard.press(" ")
+    sent = page.evaluate("window.__submitted")
+    assert '"pung"' in sent[0] and '"pass"' in sent[1]
+    page.close()
+
+
+def test_arrows_move_a_roving_focus_and_enter_discards(browser):
+    page = load(browser, context())
+    tiles = page.locator("[data-testid=my-hand] button[data-tile]")
+    assert tiles.last.get_attribute("tabindex") == "0"  # the drawn tile
+    page.keyboard.press("ArrowLeft")  # from the body: focus lands on the hand
+    assert page.evaluate("document.activeElement.dataset.tile") == "5z"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.tile") == "6z"
+    page.keyboard.press("ArrowRight")  # wraps to the first tile
+    assert page.evaluate("document.activeElement.dataset.tile") == "1m"
+    tiles.first.focus()
+    page.keyboard.press("ArrowLeft")  # wraps to the drawn tile
+    assert page.evaluate("document.activeElement.dataset.drawn") == "1"
+    # waits popover for a tile that leaves a ready hand
+    assert page.locator("#mj-waits").is_visible()
+    page.keyboard.press("Enter")
+    sent = page.evaluate("window.__submitted")
+    assert sent and '"tile": "6z"' in sent[-1] and '"discard"' in sent[-1]
+    page.close()
+
+
+def test_countdown_bar_follows_the_deadline(browser):
+    ctx = context()
+    page = load(browser, ctx)
+    page.wait_for_timeout(300)
+    # the frame's deadline is 15 s after its "now": the bar starts near full
+    p = float(
+        page.locator("#mj-center .mj-timer").evaluate(
+            "t => getComputedStyle(t).getPropertyValue('--p')"
+        )
+    )
+    assert 0.9 < p <= 1.0
+    num = page.locator("#mj-center .mj-timer-num").inner_text()
+    assert num in ("15秒", "14秒")
+    page.close()
