@@ -7,6 +7,7 @@ Tiles are always our SVG artwork as ``<img>`` with the tile's name as alt text
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from django import template
@@ -52,8 +53,15 @@ def tile(code: Any, css: str = "", alt: str | None = None) -> SafeString:
 
     ``code`` is tile notation or ``"back"`` (also for ``None``: a hidden tile).
     Hooks such as ``data-tile`` belong on the element around the image.
+    Rendered images are memoised per language: a frame holds ~80 tiles and is
+    rendered for each seat after every event.
     """
     code = str(code) if code else _HIDDEN
+    return _tile_html(code, css, alt, get_language() or "")
+
+
+@lru_cache(maxsize=4096)
+def _tile_html(code: str, css: str, alt: str | None, lang: str) -> SafeString:
     name = tile_name(code) if alt is None else alt
     classes = f"mj-tile {css}".strip()
     return format_html(
