@@ -88,7 +88,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
 
 from accounts.models import Profile
-from accounts.selectors import level_for_points
+from accounts.selectors import level_scheme_active
 from games.engine import analysis
 from games.engine.hand import Hand
 from games.rules.rulesets import get as get_ruleset
@@ -116,11 +116,46 @@ def _record_url(hand_id: int | None) -> str | None:
         return f"/hands/{hand_id}/"
 
 
-def _player(table: Table, seat: int, side: dict[str, Any] | None) -> dict[str, Any]:
+_LEVELS: tuple[float, list[tuple[int, str]]] = (0.0, [])
+LEVELS_TTL = 60.0
+
+
+def _level_name(points: int) -> str | None:
+    """The active scheme's level for ``points`` (as accounts.selectors
+    .level_for_points), from a per-process copy refreshed every minute: frames
+    are rendered after every event and the scheme changes rarely."""
+    global _LEVELS
+    fetched, levels = _LEVELS
+    if time.monotonic() - fetched > LEVELS_TTL:
+        scheme = level_scheme_active()
+        levels = (
+            sorted(scheme.levels.values_list("min_points", "name")) if scheme else []
+        )
+        _LEVELS = (time.monotonic(), levels)
+    if not levels:
+        return None
+    name = levels[0][1]
+    for min_points, level in levels:
+        if points >= min_points:
+            name = level
+    return name
+
+
+def _profiles(table: Table) -> dict[int, Profile]:
+    ids = [u for u in (table.seat0_id, table.seat1_id) if u is not None]
+    return {p.user_id: p for p in Profile.objects.filter(user_id__in=ids)}
+
+
+def _player(
+    table: Table,
+    seat: int,
+    side: dict[str, Any] | None,
+    profiles: dict[int, Profile] | None = None,
+) -> dict[str, Any]:
     user_id = table.seat_user_id(seat)
-    profile = (
-        Profile.objects.filter(user_id=user_id).first() if user_id is not None else None
-    )
+    if profiles is None:
+        profiles = _profiles(table)
+    profile = profiles.get(user_id) if user_id is not None else None
     side = side or {}
     if profile is None:
         bot = not table.is_human(seat)
@@ -129,8 +164,7 @@ def _player(table: Table, seat: int, side: dict[str, Any] | None) -> dict[str, A
     else:
         bot = profile.is_bot or not table.is_human(seat)
         nickname = profile.nickname
-        lvl = level_for_points(points=profile.rating_points)
-        level = lvl.name if lvl else None
+        level = _level_name(profile.rating_points)
         balance, rating = profile.coins, profile.rating_points
     wind = side.get("wind")
     return {
@@ -433,9 +467,12 @@ def seat_context(
                 if sum(counts) + 3 * len(s.melds[seat]) == 13:
                     w = _waits(hand, seat, list(counts), seen)
                     tenpai = {"waits": w} if w else None
+    profiles = _profiles(table)
     players = {
-        "me": _player(table, seat, view["me"] if view else None),
-        "opponent": _player(table, 1 - seat, view["opponent"] if view else None),
+        "me": _player(table, seat, view["me"] if view else None, profiles),
+        "opponent": _player(
+            table, 1 - seat, view["opponent"] if view else None, profiles
+        ),
     }
     if view is None:
         ctx.update(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from games.engine.actions import action_from_json
 from games.engine.events import Event
 from games.engine.hand import Hand
 
@@ -96,6 +97,9 @@ def load_hand(record: HandRecord, *, seq: int) -> Hand:
         if hand is not None and hand.seq == seq:
             _CACHE.move_to_end(record.pk)
             return hand
+        if hand is not None and hand.seq < seq and _catch_up(record, hand, seq):
+            _CACHE.move_to_end(record.pk)
+            return hand
         hand = rebuild_hand(record)
         if hand.seq != seq:
             raise HandUnavailableError(
@@ -103,6 +107,28 @@ def load_hand(record: HandRecord, *, seq: int) -> Hand:
             )
         remember_hand(record.pk, hand)
         return hand
+
+
+def _catch_up(record: HandRecord, hand: Hand, seq: int) -> bool:
+    """Bring a cached hand that is behind (another process moved on) up to
+    ``seq`` by re-applying the logged actions after it; the events it
+    produces must equal the stored ones.  Returns False (cache dropped) when
+    they do not, so the caller rebuilds from the start.
+    """
+    rows = list(HandEvent.objects.filter(hand=record, seq__gt=hand.seq).order_by("seq"))
+    start = len(hand.events)
+    try:
+        for row in rows:
+            if row.action is not None:
+                hand.apply(action_from_json(row.action), now=row.at)
+        ok = hand.seq == seq and hand.events[start:] == [
+            event_from_row(r) for r in rows
+        ]
+    except (ValueError, KeyError, TypeError):
+        ok = False
+    if not ok:
+        _CACHE.pop(record.pk, None)
+    return ok
 
 
 def remember_hand(hand_id: int, hand: Hand) -> None:

@@ -1,0 +1,310 @@
+"""Websocket benchmark: N live tables of two bot clients against a local cluster.
+
+Starts (on loopback, and stops at the end) ``--daphnes`` Daphne processes and
+``--workers`` Celery workers on PostgreSQL + Redis, creates ``2 × N`` players
+paired at N tables, and connects every player over a real websocket — the
+two seats of a table to different Daphne processes, so every move crosses
+the Redis channel layer.  Each client plays from the frames it receives, as
+a browser would: it reads the ``ws-send`` forms (``hx-vals``) of its frame
+and sends one (和 when offered, else pass, else discard its drawn/rightmost
+tile), after a think time; after a hand both send 继续.
+
+Prints one JSON line: actions, actions per second, and the latency from
+sending an action to the opponent's frame with the new sequence number
+arriving (p50/p90/p99/max, ms), frames, refusals, hands finished.
+
+    python benchmarks/bench_ws.py --tables 100 --seconds 60
+
+Defaults: PostgreSQL ``postgres://postgres@127.0.0.1:5432/mahjong_bench``
+(created if missing, migrated), Redis database 12 (flushed), think time
+uniform in [0.5, 1.5] s (``--think 0`` measures raw throughput).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import html
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+VALS = re.compile(r"hx-vals='([^']*)'")
+SEQ = re.compile(r'data-seq="(\d+)"')
+PHASE = re.compile(r'data-phase="([a-z_]*)"')
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=100)
+    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--think", type=float, default=1.0, help="mean think time, s")
+    p.add_argument("--daphnes", type=int, default=2)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mahjong_bench"
+        ),
+    )
+    p.add_argument(
+        "--redis-url",
+        default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12"),
+    )
+    return p.parse_args(argv)
+
+
+def prepare(args: argparse.Namespace) -> dict[str, str]:
+    """Create/migrate the database, flush the Redis db; return the env."""
+    import psycopg
+    import redis
+
+    name = args.database_url.rsplit("/", 1)[1]
+    admin = args.database_url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
+        ).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    redis.Redis.from_url(args.redis_url).flushdb()
+    env = {
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "MAHJONG_SCHEDULER": "celery",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
+        "DATABASE_CONN_MAX_AGE": "60",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0", "--noinput"],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        check=True,
+    )
+    return env
+
+
+def make_tables(n: int) -> list[tuple[int, str, str]]:
+    """Pair 2n fresh players at n tables; return (table id, cookie0, cookie1)."""
+    from django.test import Client
+
+    from accounts.models import User
+    from games.models import Room
+    from games.services import quick_match
+
+    room = Room.objects.get(name="新手场")
+    tag = f"{int(time.time()) % 100000:05d}"
+    out = []
+    for i in range(n):
+        cookies = []
+        users = []
+        for s in (0, 1):
+            u = User.objects.create_user(f"b{tag}_{i}_{s}", None, "bench-pw-1234")
+            users.append(u)
+            c = Client()
+            c.force_login(u)
+            cookies.append(c.cookies["sessionid"].value)
+        quick_match(users[0], room)
+        table = quick_match(users[1], room)
+        out.append((table.pk, cookies[0], cookies[1]))
+    return out
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.frames = 0
+        self.refusals = 0
+        self.hands = 0
+        self.errors: list[str] = []
+
+
+def choose(frame: str) -> dict | None:
+    """Pick a move from the frame's ws-send forms (None: nothing to do)."""
+    options = []
+    for raw in VALS.findall(frame):
+        try:
+            options.append(json.loads(html.unescape(raw)))
+        except ValueError:
+            continue
+    options = [o for o in options if o.get("action") != "auto_play"]
+    if not options:
+        return None
+    by = {}
+    for o in options:
+        by.setdefault(o["action"], []).append(o)
+    for kind in ("win",):
+        if kind in by:
+            return by[kind][0]
+    if "pre_deal" in by:
+        return next(
+            (o for o in by["pre_deal"] if not o["open_hand"] and not o["double"]),
+            by["pre_deal"][0],
+        )
+    if "double" in by:
+        return next((o for o in by["double"] if not o["double"]), by["double"][0])
+    if "pass" in by:
+        return by["pass"][0]
+    if "discard" in by:
+        return by["discard"][-1]
+    return None
+
+
+async def table_clients(
+    url0: str, url1: str, cookies: tuple[str, str], stats: Stats, args, stop: float
+) -> None:
+    import websockets
+
+    socks = []
+    for url, cookie in ((url0, cookies[0]), (url1, cookies[1])):
+        socks.append(
+            await websockets.connect(
+                url,
+                additional_headers={"Cookie": f"sessionid={cookie}"},
+                origin="http://127.0.0.1",
+                max_size=2**22,
+            )
+        )
+    seen = [0, 0]
+    acted = [-1, -1]
+    ended_for = [-1, -1]
+    pending: list[tuple[int, int, float]] = []  # (opponent seat, old seq, t0)
+    rng = random.Random()
+
+    async def act(seat: int, payload: dict, seq: int) -> None:
+        if args.think:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
+        if time.monotonic() > stop:
+            return
+        pending.append((1 - seat, seq, time.perf_counter()))
+        stats.actions += 1
+        await socks[seat].send(json.dumps(payload))
+
+    async def reader(seat: int) -> None:
+        async for msg in socks[seat]:
+            m = SEQ.search(msg)
+            if m is None:
+                if 'id="toast"' in msg:
+                    stats.refusals += 1
+                continue
+            stats.frames += 1
+            seq = int(m.group(1))
+            now = time.perf_counter()
+            for item in list(pending):
+                if item[0] == seat and seq > item[1]:
+                    stats.latencies.append(now - item[2])
+                    pending.remove(item)
+            seen[seat] = seq
+            phase = PHASE.search(msg)
+            if phase and phase.group(1) == "ended":
+                if ended_for[seat] != seq:
+                    ended_for[seat] = seq
+                    if seat == 0:
+                        stats.hands += 1
+                    await socks[seat].send(json.dumps({"action": "continue"}))
+                continue
+            if acted[seat] == seq:
+                continue
+            move = choose(msg)
+            if move is not None and move.get("seq") == seq:
+                acted[seat] = seq
+                asyncio.ensure_future(act(seat, move, seq))
+
+    tasks = [asyncio.ensure_future(reader(s)) for s in (0, 1)]
+    try:
+        await asyncio.sleep(max(0.0, stop - time.monotonic()))
+    finally:
+        for t in tasks:
+            t.cancel()
+        for s in socks:
+            await s.close()
+
+
+async def run_clients(cluster, tables, args, stats: Stats) -> float:
+    start = time.monotonic()
+    stop = start + args.seconds
+    coros = [
+        table_clients(
+            cluster.url(i, f"/ws/table/{tid}/"),
+            cluster.url(i + 1, f"/ws/table/{tid}/"),
+            (c0, c1),
+            stats,
+            args,
+            stop,
+        )
+        for i, (tid, c0, c1) in enumerate(tables)
+    ]
+    results = await asyncio.wait_for(
+        asyncio.gather(*coros, return_exceptions=True), timeout=args.seconds + 60
+    )
+    for r in results:
+        if isinstance(r, Exception):
+            stats.errors.append(f"{type(r).__name__}: {r}")
+    return time.monotonic() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    env = prepare(args)
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from tests.games.live import Cluster
+
+    tables = make_tables(args.tables)
+    cluster = Cluster(env, daphnes=args.daphnes, workers=args.workers)
+    stats = Stats()
+    try:
+        cluster.start()
+        elapsed = asyncio.run(run_clients(cluster, tables, args, stats))
+    finally:
+        cluster.stop()
+    lat = sorted(x * 1000 for x in stats.latencies)
+
+    def pct(p: float) -> float | None:
+        if not lat:
+            return None
+        return round(lat[min(len(lat) - 1, int(p / 100 * len(lat)))], 1)
+
+    out = {
+        "tables": args.tables,
+        "clients": 2 * args.tables,
+        "daphnes": args.daphnes,
+        "workers": args.workers,
+        "seconds": round(elapsed, 1),
+        "think_mean_s": args.think,
+        "actions": stats.actions,
+        "actions_per_second": round(stats.actions / elapsed, 1) if elapsed else 0,
+        "latency_ms": {
+            "n": len(lat),
+            "p50": pct(50),
+            "p90": pct(90),
+            "p99": pct(99),
+            "max": round(lat[-1], 1) if lat else None,
+            "mean": round(statistics.fmean(lat), 1) if lat else None,
+        },
+        "frames": stats.frames,
+        "refusals": stats.refusals,
+        "hands_finished": stats.hands,
+        "errors": stats.errors[:5],
+    }
+    sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    return 0 if not stats.errors else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
