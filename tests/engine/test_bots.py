@@ -299,3 +299,29 @@ def test_ready_declared_when_waiting_with_live_waits() -> None:
         assert make_bot(level, random.Random(0)).choose(view, legal) == Ready(
             0, 10, seven
         ), level
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_observation_matches_the_seat_s_own_state(ruleset: str) -> None:
+    from games.engine.bots.observation import observation_from_view
+
+    hand = Hand.new(ruleset, now=0.0, seed="ef" * 16)
+    bots = [make_bot("normal", random.Random(1)), make_bot("normal", random.Random(2))]
+    seen = 0
+    while not hand.ended and seen < 40:
+        seat = _seat_to_act(hand)
+        o = observation_from_view(hand.view(seat))
+        s = hand.state
+        # the test may look at the state; the bot only gets the view
+        assert list(o.hand) == s.concealed[seat]
+        assert o.wall_count == s.wall_count
+        assert list(o.discards) == s.discards[seat]
+        assert list(o.opp_discards) == s.discards[1 - seat]
+        assert len(o.melds) == len(s.melds[seat])
+        assert o.opp_meld_count == len(s.melds[1 - seat])
+        assert sum(o.unseen()) == sum(4 - v for v in o.visible() if v <= 4) - sum(
+            4 for k in range(34) if k not in {t.index for t in hand.ruleset.kinds}
+        )
+        seen += 1
+        _advance(hand, bots, 1)
+    assert seen >= 20

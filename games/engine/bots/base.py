@@ -87,7 +87,7 @@ class PlanningBot:
             else (ev.engine_scorer if self.style.score_waits else None)
         )
         self._ready_seen: dict[str, int] = {}
-        self._scores: dict[tuple[object, ...], int] = {}
+        self._scores: dict[tuple[object, ...], ev.ScoredWin] = {}
 
     # ------------------------------------------------------------ the contract
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:

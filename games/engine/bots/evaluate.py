@@ -36,9 +36,14 @@ from ...rules.waits import waits as rules_waits
 from .observation import Observation
 from .plans import INF, Plan, plan_deficiency, plans_for
 
-WinScorer = Callable[[Sequence[int], Sequence[Meld], WinSituation, RuleSet], int]
-"""``(14-3m counts incl. the winning tile, melds, situation, rule set) -> fan``
-total of a legal win, 0 when it is no win (under the minimum, bad shape)."""
+ScoredWin = tuple[int, frozenset[str]]
+"""A scored win: total fan (0 when it is no legal win) and the counted fans."""
+
+WinScorer = Callable[[Sequence[int], Sequence[Meld], WinSituation, RuleSet], ScoredWin]
+"""``(14-3m counts incl. the winning tile, melds, situation, rule set)`` →
+:data:`ScoredWin`; 0 when it is no win (under the minimum, bad shape)."""
+
+NO_WIN: ScoredWin = (0, frozenset())
 
 
 def engine_scorer(
@@ -46,12 +51,14 @@ def engine_scorer(
     melds: Sequence[Meld],
     situation: WinSituation,
     ruleset: RuleSet,
-) -> int:
+) -> ScoredWin:
     """Score a complete hand with the rules engine (via games.engine.analysis)."""
     from ..analysis import score_win
 
     result = score_win(counts, melds, situation, ruleset)
-    return 0 if result is None else int(result.total)
+    if result is None:
+        return NO_WIN
+    return int(result.total), frozenset(f.id for f in result.fans if f.counted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +138,7 @@ class Context:
     extra_fan: float
     flower_fan: float
     n_kinds: int
-    cache: dict[tuple[object, ...], int] = field(default_factory=dict)
+    cache: dict[tuple[object, ...], ScoredWin] = field(default_factory=dict)
 
 
 def _fan_points(ruleset: RuleSet, fan_id: str) -> int:
@@ -173,7 +180,7 @@ def make_context(
     obs: Observation,
     style: Style,
     scorer: WinScorer | None,
-    cache: dict[tuple[object, ...], int] | None = None,
+    cache: dict[tuple[object, ...], ScoredWin] | None = None,
 ) -> Context:
     """Derive the per-decision constants of :func:`value` from ``obs``.
 
@@ -306,10 +313,53 @@ def win_fan(
 ) -> int:
     """Fan of winning on ``tile`` with the waiting ``counts`` (0: no win).
 
-    ``counts`` include any wilds.  Cached per context.
+    ``counts`` include any wilds.  Cached in the context.  The hand's 任务
+    (seed 000 任务加倍), when the win would complete it, multiplies the fan
+    by the task's factor (the settlement adds ``base × factor``).
     """
     if ctx.scorer is None:
         return int(ctx.base_value)
+    total, ids = scored_win(
+        ctx, counts, melds, tile, self_drawn=self_drawn, ready=ready
+    )
+    task = ctx.obs.task
+    if total and task is not None and _task_done(task, counts, melds, tile, ids):
+        return total * task[3]
+    return total
+
+
+def _task_done(
+    task: tuple[str, int | None, str | None, int],
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    tile: int,
+    ids: frozenset[str],
+) -> bool:
+    kind, task_tile, fan, _ = task
+    if kind == "pung" and task_tile is not None:
+        held = counts[task_tile] + (1 if tile == task_tile else 0)
+        return held >= 3 or any(
+            m.kind is not MeldKind.CHI and m.first.index == task_tile for m in melds
+        )
+    if kind == "kong":
+        return any(m.is_kong for m in melds)
+    if kind == "fan":
+        return fan in ids
+    return False
+
+
+def scored_win(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    tile: int,
+    *,
+    self_drawn: bool,
+    ready: bool = False,
+) -> ScoredWin:
+    """The scorer's result for winning on ``tile`` (cached)."""
+    if ctx.scorer is None:
+        return NO_WIN
     obs = ctx.obs
     ready = ready or obs.ready
     key = (
@@ -343,11 +393,11 @@ def win_fan(
         else (Tile.from_index(obs.bonus_tile),),
     )
     try:
-        fan = ctx.scorer(full, melds, situation, obs.ruleset)
+        got = ctx.scorer(full, melds, situation, obs.ruleset)
     except (ValueError, KeyError):
-        fan = 0
-    ctx.cache[key] = fan
-    return fan
+        got = NO_WIN
+    ctx.cache[key] = got
+    return got
 
 
 def _tenpai_estimate(
@@ -481,6 +531,9 @@ def value(
             v += ctx.implied
         if plan.name != "SEVEN_PAIRS":
             v += bonus
+        task = ctx.obs.task
+        if task is not None and task[0] == "fan" and task[2] in plan.name.split("+"):
+            v *= task[3]  # the 任务 asks for this plan's fan
         p = _p_finish(d, uk, ctx, 1.5, plan)
         if v - ctx.flower_fan < rs.min_fan:
             p *= 0.25  # other fans must turn up on the way

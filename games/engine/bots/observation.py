@@ -50,6 +50,8 @@ class Observation:
         bonus_tile: the 加番牌 kind (seed 001), or ``None``.
         opp_meld_count: the opponent's melds, face-down 暗杠 included.
         win_doubles: this seat's 胡加倍 so far; swaps: its 换牌 so far.
+        task: the hand's 任务 (seed 000 任务加倍) as ``(kind, tile, fan,
+            factor)``, or ``None``.
     """
 
     ruleset: RuleSet
@@ -74,6 +76,7 @@ class Observation:
     opp_meld_count: int = 0
     win_doubles: int = 0
     swaps: int = 0
+    task: tuple[str, int | None, str | None, int] | None = None
 
     @property
     def opp_ready(self) -> bool:
@@ -232,6 +235,20 @@ def observation_from_view(
         bonus_tile=None if bonus is None else _tile_index(bonus),
         win_doubles=int(me.get("win_doubles") or 0),
         swaps=int(me.get("swaps") or 0),
+        task=_task(view.get("task")),
+    )
+
+
+def _task(value: Any) -> tuple[str, int | None, str | None, int] | None:
+    if not isinstance(value, Mapping):
+        return None
+    tile = value.get("tile")
+    fan = value.get("fan")
+    return (
+        str(value.get("kind")),
+        None if tile is None else _tile_index(tile),
+        None if fan is None else str(fan),
+        int(value.get("factor") or 2),
     )
 
 
