@@ -145,6 +145,14 @@ def test_two_people_play_a_hand_to_the_end(live, browser):
             b.locator("[data-testid=delta-me] [data-coins]").get_attribute("data-coins")
         )
         assert (ca > 0 > cb) or (cb > 0 > ca)
+    # 分组: A goes back to matchmaking at a new table; B is told the table closed
+    table_url = a.url
+    a.locator("[data-testid=regroup]").click()
+    a.wait_for_url(lambda url: url != table_url and "/table/" in url)
+    a.wait_for_selector("[data-testid=waiting]")
+    b.wait_for_selector("[data-testid=table-closed]")
+    b.locator("[data-testid=back-to-lobby]").click()
+    b.wait_for_url(re.compile(r"/lobby/$"))
     assert errors_a == [] and errors_b == []
     ctx_a.close()
     ctx_b.close()
