@@ -325,3 +325,26 @@ def test_observation_matches_the_seat_s_own_state(ruleset: str) -> None:
         seen += 1
         _advance(hand, bots, 1)
     assert seen >= 20
+
+
+def test_hard_declines_a_cheap_early_win_for_a_win_double() -> None:
+    from games.rules.tiles import Tile
+
+    # erren, locked by 报听, 40 tiles left, waiting on 1m/4m/7m and drawing
+    # 4m: winning again later at (base+2)×2 is worth more
+    tiles = _tiles("23456m789m111z22z")
+    view = _view(tiles, drawn="4m", ruleset="erren", wall=40)
+    view["me"]["ready"] = True
+    legal: list[Action] = [Win(0, 10), Discard(0, 10, Tile.parse("4m"))]
+    assert make_bot("hard", random.Random(0)).choose(view, legal) == Discard(
+        0, 10, Tile.parse("4m")
+    )
+    # the cap on 胡加倍 reached, or late in the wall: take it
+    view["me"]["win_doubles"] = 8
+    assert make_bot("hard", random.Random(0)).choose(view, legal) == Win(0, 10)
+    view["me"]["win_doubles"] = 0
+    view["wall_count"] = 6
+    assert make_bot("hard", random.Random(0)).choose(view, legal) == Win(0, 10)
+    # the other levels always win
+    for level in ("easy", "normal"):
+        assert make_bot(level, random.Random(0)).choose(view, legal) == Win(0, 10)
