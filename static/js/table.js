@@ -218,6 +218,10 @@
         if (t) t.textContent = "";
       }, 4500);
     }
+    // Invite links are rendered as paths; show the full address to share.
+    $all("input[data-invite]").forEach(function (i) {
+      if (i.value.charAt(0) === "/") i.value = window.location.origin + i.value;
+    });
     busyUntil = 0;
     if (swapMode && !$("[data-action='swap']")) swapMode = false;
     if (swapMode) setSwapMode(true);
@@ -281,6 +285,17 @@
     root.addEventListener("click", function (e) {
       var chooser = e.target.closest && e.target.closest("[data-choice]");
       if (chooser) { e.preventDefault(); toggleChoice(chooser); return; }
+      var copy = e.target.closest && e.target.closest("[data-copy-invite]");
+      if (copy) {
+        var input = $("input[data-invite]");
+        if (input) {
+          input.select();
+          var done = function () { copy.textContent = copy.getAttribute("data-done"); };
+          if (navigator.clipboard) navigator.clipboard.writeText(input.value).then(done, done);
+          else { try { document.execCommand("copy"); } catch (err) { /* ignore */ } done(); }
+        }
+        return;
+      }
       var sw = e.target.closest && e.target.closest("[data-action='swap']");
       if (sw) { e.preventDefault(); setSwapMode(!swapMode); return; }
     });

@@ -255,8 +255,8 @@ def test_friend_table_invite_link_seats_the_friend(live, browser):
     host.locator("[data-testid=friend-room]").first.click()
     host.wait_for_url(re.compile(r"/table/\d+/$"))
     invite = host.locator("[data-invite]").input_value()
-    assert invite.startswith("/t/")
-    guest.goto(live.url + invite)
+    assert invite.startswith(live.url + "/t/")  # the full address to share
+    guest.goto(invite)
     guest.wait_for_url(re.compile(r"/table/\d+/$"))
     assert guest.url == host.url
     for page in (host, guest):

@@ -269,6 +269,21 @@ def test_opponent_hidden_tiles_are_backs_and_open_hand_shows_faces():
     assert sum(s.endswith("/back.svg") for s in srcs) == 4  # the 暗杠 stays down
 
 
+def test_opponent_drawn_tile_stands_apart_on_its_turn():
+    base = context()
+    ctx = context(
+        turn="opponent",
+        my_turn=False,
+        opponent=dict(base["opponent"], count=14, melds=[]),
+        actions=dict(NO_ACTIONS),
+    )
+    opp = render(ctx).find_all(id="mj-opponent")[0]
+    drawn = [n for n in opp.iter() if "mj-drawn" in (n.attrs.get("class") or "")]
+    assert len(drawn) == 1
+    srcs = [n.attrs["src"] for n in opp.iter() if n.tag == "img"]
+    assert sum(s.endswith("/back.svg") for s in srcs) == 14
+
+
 def test_claim_window_offers_each_chi_pung_kong_and_pass():
     ctx = context(
         phase="claim",
