@@ -121,6 +121,12 @@ class Table(models.Model):
     )
     seq = models.PositiveIntegerField(_("序号"), default=0)
     deadline = models.DateTimeField(_("截止时间"), null=True, blank=True)
+    timer_at = models.DateTimeField(
+        _("定时任务"),
+        null=True,
+        blank=True,
+        help_text=_("最早一个待执行的超时任务的时间。"),
+    )
     settle_deadline = models.DateTimeField(_("结算倒计时"), null=True, blank=True)
     continue_votes = models.JSONField(_("继续"), default=list, blank=True)
     veil = models.JSONField(_("遮挡"), null=True, blank=True)

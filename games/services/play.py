@@ -374,17 +374,31 @@ def _persist(
         table.veil = None
         settle_hand(table=table, record=record, hand=hand, now=now)
     else:
-        s = hand.state
-        humans = [i for i in (0, 1) if s.pending[i] and table.is_human(i)]
-        if humans and s.deadline is not None:
-            table.deadline = _dt(s.deadline)
-            schedule(
-                "table_deadline",
-                [table.pk, record.pk, hand.seq],
-                at=s.deadline + settings.MAHJONG_DEADLINE_SLACK,
-            )
+        _arm_timer(table, record, hand, now)
     table.save()
     notify_table(table.pk, reveal=reveal)
+
+
+def _arm_timer(table: Table, record: HandRecord, hand: Hand, now: float) -> None:
+    """Set ``table.deadline`` and make sure a timeout job will look at it.
+
+    One job per table is enough: a job that finds the table moved on re-arms
+    for the current prompt (:func:`do_timeout`).  So a new job is scheduled
+    only when none is pending early enough (``timer_at`` in the future and not
+    after the new deadline); a job that was lost (``timer_at`` in the past) is
+    replaced at the next move.
+    """
+    s = hand.state
+    humans = [i for i in (0, 1) if s.pending[i] and table.is_human(i)]
+    if hand.ended or not humans or s.deadline is None:
+        return
+    table.deadline = _dt(s.deadline)
+    at = s.deadline + settings.MAHJONG_DEADLINE_SLACK
+    pending = _epoch(table.timer_at)
+    if pending is not None and now < pending <= at:
+        return
+    table.timer_at = _dt(at)
+    schedule("table_deadline", [table.pk, record.pk, hand.seq], at=at)
 
 
 # -------------------------------------------------------------------- actions
@@ -496,25 +510,25 @@ def do_timeout(
         except TableError:
             return False
         record = table.hand
-        if (
-            record is None
-            or record.pk != hand_id
-            or table.seq != seq
-            or record.status != HandRecord.Status.LIVE
-        ):
+        if record is None or record.status != HandRecord.Status.LIVE:
+            return False
+        now = time.time() if now is None else now
+        if record.pk != hand_id or table.seq != seq:
+            # moved on since this job was planned: watch the current prompt
+            with HAND_LOCK:
+                current = load_hand(record, seq=table.seq)
+                _arm_timer(table, record, current, now)
+            table.save(update_fields=["deadline", "timer_at", "updated"])
             return False
         with HAND_LOCK:
             hand = load_hand(record, seq=seq)
             s = hand.state
             if s.deadline is None:
                 return False
-            now = time.time() if now is None else now
             if now < s.deadline - 0.5:  # fired early (clock skew): try again later
-                schedule(
-                    "table_deadline",
-                    [table.pk, record.pk, seq],
-                    at=s.deadline + settings.MAHJONG_DEADLINE_SLACK,
-                )
+                table.timer_at = None
+                _arm_timer(table, record, hand, now)
+                table.save(update_fields=["deadline", "timer_at", "updated"])
                 return False
             now = max(now, s.deadline)
             seats = [i for i in (0, 1) if s.pending[i] and table.is_human(i)]
