@@ -64,6 +64,15 @@ ensure_chromium() {
     }
 }
 
+# Noto Serif CJK (SIL OFL 1.1), only so the tests can regenerate the committed tile
+# SVGs byte for byte (tools/gen_tiles.py); the site itself never needs the font.
+ensure_tile_font() {
+    [ -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc ] || {
+        log "Installing fonts-noto-cjk (tile artwork check)"
+        apt_install fonts-noto-cjk
+    }
+}
+
 compile_messages() {
     log "Compiling translations"
     python manage.py compilemessages --ignore=.venv --ignore=staticfiles -v 0
