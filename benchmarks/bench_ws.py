@@ -101,6 +101,7 @@ def make_tables(n: int) -> list[tuple[int, str, str]]:
     from django.test import Client
 
     from accounts.models import User
+    from accounts.services import profile_create
     from games.models import Room
     from games.services import quick_match
 
@@ -111,7 +112,9 @@ def make_tables(n: int) -> list[tuple[int, str, str]]:
         cookies = []
         users = []
         for s in (0, 1):
-            u = User.objects.create_user(f"b{tag}_{i}_{s}", None, "bench-pw-1234")
+            # no password hashing (slow by design): the session is forced
+            u = User.objects.create(username=f"b{tag}_{i}_{s}")
+            profile_create(user=u)
             users.append(u)
             c = Client()
             c.force_login(u)

@@ -98,6 +98,8 @@ from .models import HandRecord, Table
 
 FRAME_TEMPLATE = "games/partials/frame.html"
 
+BOT_LEVEL_ZH = {"easy": "初级", "normal": "中级", "hard": "高级"}
+
 WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
 
 
@@ -159,7 +161,8 @@ def _player(
     side = side or {}
     if profile is None:
         bot = not table.is_human(seat)
-        nickname = f"机器人（{table.bot_level}）" if bot else "等待入座"
+        level_zh = BOT_LEVEL_ZH.get(table.bot_level, table.bot_level)
+        nickname = f"机器人（{level_zh}）" if bot else "等待入座"
         level = balance = rating = None
     else:
         bot = profile.is_bot or not table.is_human(seat)

@@ -1,0 +1,118 @@
+"""Lobby, access checks, the hand record, reports and the admin pages."""
+
+import pytest
+from django.http import Http404
+from django.urls import reverse
+
+from games.models import HandRecord, Report, Room, Table
+from games.presenters import seat_context
+from games.selectors import access_hand_record, access_table, hand_log, lobby_rooms
+from games.services import TableError, file_report, play_bot, quick_match
+from tests.games.conftest import make_player
+from tests.games.driver import play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def test_rooms_come_from_the_data_migration():
+    rooms = {r.name: (r.stake, r.min_balance, r.ruleset) for r in Room.objects.all()}
+    assert rooms == {
+        "新手场": (10, 200, "erren"),
+        "初级场": (100, 2_000, "erren"),
+        "高级场": (1000, 20_000, "erren"),
+    }
+
+
+def test_lobby_counts_waiting_players_and_tables_playing(alice, bob, room):
+    carol = make_player("carol")
+    quick_match(alice, room)
+    quick_match(bob, room)  # paired: one table playing
+    quick_match(carol, room)  # waiting
+    by_name = {r.room.name: r for r in lobby_rooms()}
+    assert (by_name["新手场"].waiting, by_name["新手场"].playing) == (1, 1)
+    assert (by_name["高级场"].waiting, by_name["高级场"].playing) == (0, 0)
+    Room.objects.filter(name="高级场").update(active=False)
+    assert [r.room.name for r in lobby_rooms()] == ["新手场", "初级场"]
+
+
+def test_access_table_only_for_seated_players(alice, bob, room):
+    table = quick_match(alice, room)
+    assert access_table(alice, table.pk) == (table, 0)
+    with pytest.raises(Http404):
+        access_table(bob, table.pk)
+    with pytest.raises(Http404):
+        access_table(alice, 999_999)
+
+
+def test_hand_record_for_players_and_staff_after_the_end(alice, bob, room):
+    table = play_bot(alice, room, "easy")
+    record = HandRecord.objects.get(pk=table.hand_id)
+    with pytest.raises(Http404):  # still being played: no peeking
+        access_hand_record(alice, record.pk)
+    play_out(table, {0: alice}, seed=1)
+    assert access_hand_record(alice, record.pk) == record
+    record.refresh_from_db()
+    with pytest.raises(Http404):
+        access_hand_record(bob, record.pk)
+    staff = make_player("mod")
+    staff.is_staff = True
+    staff.save()
+    assert access_hand_record(staff, record.pk) == record
+    log = hand_log(record)
+    assert log[0]["kind"] == "hand_started" and log[-1]["kind"] == "hand_ended"
+    assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
+    # both hands open after the end, the seed revealed and matching
+    assert log[-1]["data"]["seed"] == record.seed == record.secret_seed
+    deals = [e for e in log if e["kind"] == "deal"]
+    assert all("tiles" in e["data"] for e in deals)
+
+
+def test_file_report_once_per_player_and_hand(alice, bob, room):
+    table = play_bot(alice, room, "easy")
+    play_out(table, {0: alice}, seed=2)
+    record = HandRecord.objects.get(pk=table.hand_id)
+    report = file_report(alice, record, "bug", "  the bot froze  ")
+    assert (report.reason, report.text) == ("bug", "the bot froze")
+    with pytest.raises(TableError, match="已经举报"):
+        file_report(alice, record, "bug", "")
+    with pytest.raises(TableError, match="原因"):
+        file_report(alice, record, "weather", "")
+    with pytest.raises(TableError, match="自己参加"):
+        file_report(bob, record, "abuse", "")
+    assert Report.objects.count() == 1
+
+
+def test_seat_context_of_a_waiting_table_offers_a_bot_after_the_wait(
+    alice, room, settings
+):
+    settings.MAHJONG_BOT_OFFER_AFTER = 20
+    table = quick_match(alice, room)
+    created = table.created.timestamp()
+    ctx = seat_context(table, 0, now=created + 5)
+    assert ctx["phase"] == "waiting" and ctx["bot_offer"] is False
+    assert ctx["players"]["opponent"]["nickname"] == "等待入座"
+    assert seat_context(table, 0, now=created + 21)["bot_offer"] is True
+
+
+def test_seat_context_keys_during_a_bot_hand(alice, room):
+    table = play_bot(alice, room, "hard")
+    ctx = seat_context(table, 0)
+    assert ctx["table"]["practice"] is True
+    assert ctx["players"]["opponent"]["nickname"] == "机器人（高级）"
+    assert ctx["players"]["me"]["balance"] == 10_000
+    assert ctx["seq"] == table.seq
+    assert set(ctx["actions"]) >= {"discard", "chi", "pung", "kong", "hu", "pass"}
+    if ctx["phase"] == "turn" and ctx["my_turn"]:
+        assert ctx["deadline"]["seat"] == "me" and ctx["deadline"]["seconds"] == 15
+
+
+def test_admin_pages_list_every_model(admin_client, alice, bob, room):
+    quick_match(alice, room)
+    table = quick_match(bob, room)
+    for model in ("room", "table", "match", "handrecord", "handevent", "report"):
+        url = reverse(f"admin:games_{model}_changelist")
+        assert admin_client.get(url).status_code == 200, model
+    url = reverse("admin:games_handrecord_change", args=[table.hand_id])
+    page = admin_client.get(url)
+    assert page.status_code == 200 and "hand_started" in page.content.decode()
+    assert Table.objects.count() == 1
