@@ -150,6 +150,8 @@ def test_two_people_play_a_hand_to_the_end(live, browser):
     a.locator("[data-testid=regroup]").click()
     a.wait_for_url(lambda url: url != table_url and "/table/" in url)
     a.wait_for_selector("[data-testid=waiting]")
+    a.locator("[data-testid=leave]").click()  # 取消: nobody is left waiting
+    a.wait_for_url(re.compile(r"/lobby/$"))
     b.wait_for_selector("[data-testid=table-closed]")
     b.locator("[data-testid=back-to-lobby]").click()
     b.wait_for_url(re.compile(r"/lobby/$"))
@@ -234,7 +236,8 @@ def test_waiting_alone_offers_a_bot_then_deals(live, browser):
     ctx, page, errors = new_page(browser, PHONE)
     login(page, live, "lonely")
     page.goto(f"{live.url}/lobby/")
-    page.locator("[data-testid=quick-match]").first.click()
+    # the second room (初级场): other tests pair people in the first one
+    page.locator("[data-testid=quick-match]").nth(1).click()
     page.wait_for_url(re.compile(r"/table/\d+/$"))
     page.wait_for_selector("[data-testid=waiting]")
     # MAHJONG_BOT_OFFER_AFTER is 2 s on the test server; the frame brings the offer
