@@ -46,6 +46,24 @@ def notify_table(table_id: int, *, reveal: dict[str, Any] | None = None) -> None
     transaction.on_commit(send)
 
 
+_TIMERS: list[threading.Timer] = []
+_TIMERS_LOCK = threading.Lock()
+
+
+def cancel_timers() -> int:
+    """Cancel this process's pending timer-thread jobs; return how many.
+
+    For tests (and a clean shutdown): the jobs are lost, as in a crash;
+    ``resume_tables`` schedules them again.
+    """
+    with _TIMERS_LOCK:
+        n = sum(1 for t in _TIMERS if t.is_alive())
+        for t in _TIMERS:
+            t.cancel()
+        _TIMERS.clear()
+    return n
+
+
 def _mode() -> str:
     mode = settings.MAHJONG_SCHEDULER
     if mode == "auto":
@@ -84,6 +102,9 @@ def schedule(task_name: str, args: list[Any], *, at: float) -> None:
 
         timer = threading.Timer(delay, run)
         timer.daemon = True
+        with _TIMERS_LOCK:
+            _TIMERS[:] = [t for t in _TIMERS if t.is_alive()]
+            _TIMERS.append(timer)
         timer.start()
 
     transaction.on_commit(go)

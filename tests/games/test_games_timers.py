@@ -208,3 +208,34 @@ def test_unresumable_hand_is_annulled_and_stakes_returned(table, alice, bob):
     assert alice.profile.hands_played == 0
     ctx = seat_context(table, 0)
     assert ctx["settlement"]["annulled"] is True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_embedded_default_runs_delayed_jobs_in_a_timer_thread(settings):
+    """Without a Celery broker (eager), the web process itself keeps time."""
+    import time
+
+    from games.models import Room
+    from tests.games.conftest import make_player
+
+    settings.MAHJONG_SCHEDULER = "auto"
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.MAHJONG_DISCONNECT_GRACE = 0.2
+    room = Room.objects.get_or_create(
+        name="新手场", defaults={"stake": 10, "min_balance": 200}
+    )[0]
+    a, b = make_player("ea"), make_player("eb")
+    quick_match(a, room)
+    t = quick_match(b, room)
+    note_connect(t.pk, 1)
+    note_disconnect(t.pk, 1)  # schedules seat_away in 0.2 s on a thread
+    for _ in range(100):
+        if HandEvent.objects.filter(hand_id=t.hand_id, kind="auto_play").exists():
+            break
+        time.sleep(0.05)
+    ev = HandEvent.objects.get(hand_id=t.hand_id, kind="auto_play")
+    assert ev.seat == 1 and ev.payload == {"on": True}
+    from games.services.notify import cancel_timers
+
+    # the bot offer and the pre-deal deadline are still pending on threads
+    assert cancel_timers() >= 1
