@@ -47,7 +47,9 @@ def test_pungs_deficiency_counts_missing_tiles() -> None:
 
 def test_plan_deficiency_respects_allowed_kinds_and_melds() -> None:
     mcr = get("mcr")
-    flush = next(p for p in plans_for(mcr) if p.name == "FULL_FLUSH" and 0 in (p.allowed or ()))
+    flush = next(
+        p for p in plans_for(mcr) if p.name == "FULL_FLUSH" and 0 in (p.allowed or ())
+    )
     # 123 456 789 12m + 5p: the free shape pairs the 5p (2 to go), the
     # 万 flush must replace it (3 to go)
     free = plans_for(mcr)[0]
@@ -79,7 +81,8 @@ def test_plans_follow_the_rule_set_tiles() -> None:
     # erren has one suit: no half flush plan (every hand is one), no 花龙
     assert "HALF_FLUSH" not in erren and "MIXED_STRAIGHT" not in erren
     assert {"FREE", "FULL_FLUSH", "ALL_PUNGS", "SEVEN_PAIRS"} <= erren
-    assert {"HALF_FLUSH", "MIXED_STRAIGHT", "MIXED_TRIPLE_CHOW", "KNITTED_STRAIGHT"} <= mcr
+    wanted = {"HALF_FLUSH", "MIXED_STRAIGHT", "MIXED_TRIPLE_CHOW", "KNITTED_STRAIGHT"}
+    assert wanted <= mcr
 
 
 # -- what the seat sees ------------------------------------------------------
