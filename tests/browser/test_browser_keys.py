@@ -121,3 +121,104 @@ def test_countdown_bar_follows_the_deadline(browser):
     num = page.locator("#mj-center .mj-timer-num").inner_text()
     assert num in ("15秒", "14秒")
     page.close()
+
+
+HTMX = Path(__import__("django_htmx").__file__).parent / "static" / "django_htmx"
+
+FAKE_SOCKET = """() => {
+  window.__sent = [];
+  class FakeSocket {
+    constructor(url) {
+      this.url = url; this.readyState = 0; this.OPEN = 1;
+      window.__socket = this;
+      setTimeout(() => { this.readyState = 1; this.onopen && this.onopen({}); }, 10);
+    }
+    send(data) { window.__sent.push(JSON.parse(data)); }
+    close() { this.readyState = 3; }
+    addEventListener(kind, fn) {
+      this.l = this.l || {};
+      this.l[kind] = (this.l[kind] || []).concat([fn]);
+    }
+  }
+  window.__deliver = html =>
+    (window.__socket.l.message || []).forEach(fn => fn({data: html}));
+  htmx.createWebSocket = url => new FakeSocket(url);
+}"""
+
+
+def load_live(browser, ctx) -> object:
+    """The frame inside a ws-connect root, htmx + ws extension + a fake socket."""
+    with translation.override("zh-hans"):
+        frame = render_to_string("games/partials/frame.html", ctx)
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_content(
+        '<html><body><div id="mj-live" aria-live="polite"></div></body></html>'
+    )
+    page.add_script_tag(path=str(HTMX / "htmx-2.min.js"))
+    page.add_script_tag(path=str(HTMX / "ext" / "hx-ws-2.js"))
+    page.evaluate(FAKE_SOCKET)
+    page.evaluate(
+        """html => {
+          const root = document.createElement('div');
+          root.id = 'mj-root';
+          root.setAttribute('hx-ext', 'ws');
+          root.setAttribute('ws-connect', '/ws/table/7/');
+          root.setAttribute('data-tiles', '/static/tiles/');
+          root.innerHTML = html;
+          document.body.prepend(root);
+          htmx.process(root);
+        }""",
+        frame,
+    )
+    page.add_script_tag(path=str(ROOT / "static/js/table.js"))
+    page.wait_for_function("window.__socket && window.__socket.readyState === 1")
+    return page
+
+
+def test_tile_click_sends_one_discard_and_swap_mode_sends_a_swap(browser):
+    page = load_live(browser, context())
+    tiles = page.locator("[data-testid=my-hand] button[data-tile]")
+    tiles.nth(0).click()
+    tiles.nth(1).click()  # a second click before the server answers is dropped
+    sent = page.evaluate("window.__sent")
+    assert len(sent) == 1
+    assert sent[0]["action"] == "discard" and sent[0]["tile"] == "1m"
+    assert sent[0]["seq"] == 41
+    # the server answers with a frame: the guard lifts; 换牌 mode turns a click
+    # on a tile into a swap of that tile
+    with translation.override("zh-hans"):
+        frame = render_to_string("games/partials/frame.html", context(seq=42))
+    page.evaluate("html => window.__deliver(html)", frame)
+    assert page.locator("#mj-status").get_attribute("data-seq") == "42"
+    page.keyboard.press("s")
+    assert page.locator("[data-action=swap]").get_attribute("aria-pressed") == "true"
+    page.locator("[data-testid=my-hand] button[data-tile='3m']").click()
+    sent = page.evaluate("window.__sent")
+    assert sent[-1]["action"] == "swap" and sent[-1]["tile"] == "3m"
+    assert sent[-1]["seq"] == 42
+    page.close()
+
+
+def test_refusal_toast_is_announced_and_cleared(browser):
+    page = load_live(browser, context())
+    page.evaluate(
+        """() => window.__deliver(
+          '<div id="toast" hx-swap-oob="true" role="alert">操作已过期</div>')"""
+    )
+    assert page.locator("#toast").inner_text() == "操作已过期"
+    page.wait_for_function(
+        "() => document.getElementById('toast').textContent === ''", timeout=8000
+    )
+    page.close()
+
+
+def test_a_frame_keeps_keyboard_focus_on_the_same_tile(browser):
+    page = load_live(browser, context())
+    page.locator("[data-testid=my-hand] button[data-tile='9m']").focus()
+    with translation.override("zh-hans"):
+        frame = render_to_string("games/partials/frame.html", context(seq=42))
+    page.evaluate("html => window.__deliver(html)", frame)
+    assert page.evaluate("document.activeElement.dataset.tile") == "9m"
+    # the live region says what the frame says
+    assert page.locator("#mj-live").inner_text() == "摸到发，请出牌"
+    page.close()
