@@ -348,3 +348,14 @@ def test_hard_declines_a_cheap_early_win_for_a_win_double() -> None:
     # the other levels always win
     for level in ("easy", "normal"):
         assert make_bot(level, random.Random(0)).choose(view, legal) == Win(0, 10)
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize("ruleset", ["erren64", "jj", "liangren", "youxi"])
+def test_every_rule_set_plays_to_the_end(level: str, ruleset: str) -> None:
+    # 财神 (liangren), 加番牌 (jj), 加倍 and 明牌 prompts, a full pool (youxi)
+    for i in range(2):
+        bots = [make_bot(level, random.Random(i)), make_bot(level, random.Random(4))]
+        hand = play_hand(ruleset, f"{i + 7:032x}", bots, dealer=i % 2)
+        assert hand.ended
+        assert hand.state.result is not None
