@@ -1,0 +1,121 @@
+"""The games pages through Django's test client (no browser): lobby, table,
+hand record, report, and the POSTs that seat a player."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import HandRecord, Report, Room, Table
+from games.services import tables
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_timers(settings):
+    settings.MAHJONG_SCHEDULER = "none"
+
+
+def player(name: str, coins: int = 10_000) -> User:
+    user = User.objects.create_user(name, f"{name}@example.com", "pw-123456-x")
+    user.profile.coins = coins
+    user.profile.save(update_fields=["coins"])
+    return user
+
+
+def test_lobby_lists_rooms_with_stake_minimum_counts_and_hooks(client):
+    rooms = list(Room.objects.filter(active=True).order_by("order", "stake"))
+    user = player("lobbyist", coins=500)
+    client.force_login(user)
+    html = client.get(reverse("games:lobby")).content.decode()
+    for room in rooms:
+        assert room.name in html
+    assert html.count('data-testid="quick-match"') == len(rooms)
+    assert html.count('data-testid="play-bot"') == len(rooms)
+    assert 'name="level"' in html and 'value="hard"' in html
+    # 500 coins: rooms above the minimum are locked for quick match, not practice
+    locked = [r for r in rooms if r.min_balance > 500]
+    assert html.count("is-locked") == len(locked)
+    # counts come from the tables
+    other = player("waiter")
+    tables.quick_match(other, rooms[0])
+    part = client.get(reverse("games:lobby_rooms")).content.decode()
+    assert 'data-testid="waiting">1<' in part
+
+
+def test_anonymous_lobby_asks_to_log_in(client):
+    html = client.get(reverse("games:lobby")).content.decode()
+    assert reverse("account_login") in html
+    assert 'data-testid="play-bot"' not in html
+
+
+def test_play_bot_post_seats_the_player_and_the_table_page_renders(client):
+    user = player("botfan")
+    client.force_login(user)
+    room = Room.objects.order_by("order", "id").first()
+    response = client.post(reverse("games:play_bot", args=[room.pk]), {"level": "easy"})
+    table = Table.objects.get(seat0=user)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:table", args=[table.pk])
+    html = client.get(response["Location"]).content.decode()
+    assert f'ws-connect="/ws/table/{table.pk}/"' in html
+    assert 'hx-ext="ws"' in html and 'id="mj-root"' in html
+    assert "js/table.js" in html and "css/table.css" in html
+    # another player cannot open it
+    client.force_login(player("nosy"))
+    assert client.get(reverse("games:table", args=[table.pk])).status_code == 404
+
+
+def test_quick_match_below_the_minimum_is_refused_with_a_message(client):
+    user = player("poor", coins=5)
+    client.force_login(user)
+    room = Room.objects.order_by("order", "id").first()
+    response = client.post(reverse("games:quick_match", args=[room.pk]), follow=True)
+    assert not Table.objects.filter(seat0=user).exists()
+    assert "游戏币" in response.content.decode()
+
+
+def ended_hand(user: User) -> HandRecord:
+    room = Room.objects.order_by("order", "id").first()
+    table = tables.play_bot(user, room, "easy")
+    record = HandRecord.objects.get(pk=table.hand_id)
+    # end it through the service that annuls a hand (no play needed here)
+    from games.services.settlement import annul_hand
+
+    table.refresh_from_db()
+    annul_hand(table=table, record=record, now=0.0, reason="test")
+    record.refresh_from_db()
+    return record
+
+
+def test_hand_record_for_players_and_staff_only(client):
+    user = player("recorder")
+    record = ended_hand(user)
+    url = reverse("games:hand_record", args=[record.pk])
+    client.force_login(user)
+    html = client.get(url).content.decode()
+    assert 'data-testid="record-events"' in html
+    assert 'data-kind="hand_started"' in html
+    client.force_login(player("stranger"))
+    assert client.get(url).status_code == 404
+    staff = player("mod")
+    staff.is_staff = True
+    staff.save()
+    client.force_login(staff)
+    assert client.get(url).status_code == 200
+
+
+def test_report_is_stored_once(client):
+    user = player("reporter")
+    record = ended_hand(user)
+    client.force_login(user)
+    url = reverse("games:report", args=[record.pk])
+    done = client.post(url, {"reason": "bug", "text": "卡住了"}, HTTP_HX_REQUEST="true")
+    assert 'data-testid="report-done"' in done.content.decode()
+    report = Report.objects.get(hand=record, reporter=user)
+    assert (report.reason, report.text) == ("bug", "卡住了")
+    again = client.post(url, {"reason": "bug"}, HTTP_HX_REQUEST="true")
+    assert 'role="alert"' in again.content.decode()
+    assert Report.objects.filter(hand=record).count() == 1
