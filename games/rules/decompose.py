@@ -14,8 +14,9 @@ tile) and the declared melds.  The shapes (seed 003 和牌的基本牌型 / 特�
   declared meld, which is then the set).
 
 Tiles are handled as indices 0–33 (see :mod:`games.rules.tiles`) and count
-vectors of length 34.  Concealed splits are memoised by count vector, so the
-same concealed tiles are split only once per process.
+vectors of length 34.  Each suit's splits and waits are memoised by the
+suit's count pattern (a few thousand patterns occur in play), so a hand never
+seen before is solved mostly from those tables.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from operator import itemgetter
 
 from .melds import Meld, MeldKind
 from .shanten import Shape
@@ -146,18 +148,17 @@ class Decomposition:
     shape: Shape
     groups: tuple[Group, ...]
     knitted: tuple[int, ...] = ()
-    # Derived once (decompositions are memoised), for the scorer's speed.
+    # Derived once per decomposition, for the scorer's speed.
     sets: tuple[Group, ...] = field(default=(), init=False, compare=False)
     chows: tuple[Group, ...] = field(default=(), init=False, compare=False)
     triplets: tuple[Group, ...] = field(default=(), init=False, compare=False)
     pair: Tile | None = field(default=None, init=False, compare=False)
-    text: str = field(default="", init=False, compare=False, repr=False)
+    _text: str = field(default="", init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         chows: list[Group] = []
         trips: list[Group] = []
         sets: list[Group] = []
-        texts: list[str] = []
         chow, pung, kong = GroupKind.CHOW, GroupKind.PUNG, GroupKind.KONG
         for g in self.groups:
             k = g.kind
@@ -167,7 +168,6 @@ class Decomposition:
             elif k is pung or k is kong:
                 sets.append(g)
                 trips.append(g)
-            texts.append(_group_text(g))
         setattr_ = object.__setattr__
         setattr_(self, "sets", tuple(sets))
         setattr_(self, "chows", tuple(chows))
@@ -175,81 +175,222 @@ class Decomposition:
         shape = self.shape
         if shape is Shape.REGULAR or shape is Shape.KNITTED_STRAIGHT:
             setattr_(self, "pair", self.groups[-1].tile)
-        if shape is Shape.THIRTEEN_ORPHANS:
-            text = "十三幺"
-        elif shape is Shape.HONORS_AND_KNITTED:
-            text = "全不靠"
-        else:
-            text = " ".join(texts)
-        setattr_(self, "text", text)
+
+    @property
+    def text(self) -> str:
+        """The split in tile notation, e.g. ``"123m 456m 789m 111z 55p"``;
+        declared melds in brackets (``[777z]``, ``[5555p]暗``)."""
+        text = self._text
+        if not text:
+            shape = self.shape
+            if shape is Shape.THIRTEEN_ORPHANS:
+                text = "十三幺"
+            elif shape is Shape.HONORS_AND_KNITTED:
+                text = "全不靠"
+            else:
+                text = " ".join([_group_text(g) for g in self.groups])
+            object.__setattr__(self, "_text", text)
+        return text
 
     def __str__(self) -> str:
         return self.text
 
 
 # ---------------------------------------------------------------------------
-# Regular shape: sets + pair from a count vector.
+# Regular shape: sets + pair from a count vector, solved per suit.
+#
+# A hand's suits (万 筒 条 and the honours) never share a set, so every split
+# of a hand is one split per suit, and a hand waits on a tile when that tile's
+# suit completes and the other suits are complete already.  Each suit's
+# answers are memoised by its count pattern (a few thousand patterns occur),
+# so a hand never seen before is mostly solved from these tables.
 
-_SUITED = tuple(i < 27 and i % 9 <= 6 for i in range(34))  # may start a chow
+_REGULAR = Shape.REGULAR
+_SEGMENTS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+_SEG_OF = tuple(min(i // 9, 3) for i in range(34))
+
+SuitSplits = tuple[tuple[int, ...], ...]
+PairSplits = tuple[tuple[int, tuple[int, ...]], ...]
 
 
-def _sets(c: list[int], i: int, out: list[tuple[int, ...]], acc: list[int]) -> None:
-    """Split ``c`` (no pair left) into sets; append each split as codes.
+def _seg_sets(
+    c: list[int],
+    i: int,
+    n: int,
+    lo: int,
+    chows: bool,
+    out: list[tuple[int, ...]],
+    acc: list[int],
+) -> None:
+    """Split a suit's counts ``c`` (no pair left) into sets; append each split.
 
-    A code is ``tile * 2 + 1`` for a pung, ``tile * 2`` for a chow's first tile.
+    Set codes are ``tile * 2 + 1`` for a pung, ``tile * 2`` for a chow's first
+    tile (global tile indices: ``lo`` + position); pungs are tried first.
     """
-    while i < 34 and c[i] == 0:
+    while i < n and c[i] == 0:
         i += 1
-    if i == 34:
+    if i == n:
         out.append(tuple(acc))
         return
-    n = c[i]
-    if n >= 3:
+    if c[i] >= 3:
         c[i] -= 3
-        acc.append(i * 2 + 1)
-        _sets(c, i, out, acc)
+        acc.append((lo + i) * 2 + 1)
+        _seg_sets(c, i, n, lo, chows, out, acc)
         acc.pop()
         c[i] += 3
-    if _SUITED[i] and c[i + 1] and c[i + 2]:
+    if chows and i + 2 < n and c[i + 1] and c[i + 2]:
         c[i] -= 1
         c[i + 1] -= 1
         c[i + 2] -= 1
-        acc.append(i * 2)
-        _sets(c, i, out, acc)
+        acc.append((lo + i) * 2)
+        _seg_sets(c, i, n, lo, chows, out, acc)
         acc.pop()
         c[i] += 1
         c[i + 1] += 1
         c[i + 2] += 1
 
 
-@lru_cache(maxsize=1 << 16)
-def regular_splits(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Return every split of ``counts`` (length 34) into sets and one pair.
+class _Suit:
+    """Everything about one suit's count pattern (memoised per pattern).
 
-    Each split is ``(pair_tile, set_codes)`` with set codes as in
-    :func:`_sets` (``2*t`` chow starting at ``t``, ``2*t+1`` pung of ``t``),
-    sorted.  ``()`` when there is none.  The tile count must be ``3k + 2``.
+    Attributes:
+        rem: tile count mod 3 (0: sets only, 2: sets + the pair, 1: never).
+        plain: every split into sets only (sorted codes), first found first.
+        paired: every split into sets + a pair, as ``(pair tile, codes)``,
+            ordered by pair tile then as found.
+        fits: the pattern can be part of a complete hand (``plain`` or
+            ``paired`` not empty, as ``rem`` says); ``pair``: it holds the pair.
     """
-    out: list[tuple[int, tuple[int, ...]]] = []
-    seen: set[tuple[int, tuple[int, ...]]] = set()
-    c = list(counts)
-    for p in range(34):
-        if c[p] >= 2:
-            c[p] -= 2
+
+    __slots__ = ("rem", "plain", "paired", "fits", "pair")
+
+    def __init__(self, seg: int, pat: tuple[int, ...]) -> None:
+        lo, hi, chows = _SEGMENTS[seg]
+        n = hi - lo
+        self.rem = sum(pat) % 3
+        c = list(pat)
+        plain: list[tuple[int, ...]] = []
+        paired: list[tuple[int, tuple[int, ...]]] = []
+        if self.rem == 0:
             found: list[tuple[int, ...]] = []
-            _sets(c, 0, found, [])
-            c[p] += 2
+            _seg_sets(c, 0, n, lo, chows, found, [])
+            seen: set[tuple[int, ...]] = set()
             for s in found:
-                key = (p, tuple(sorted(s)))
+                key = tuple(sorted(s))
                 if key not in seen:  # 1111+23: pung-then-chow = chow-then-pung
                     seen.add(key)
-                    out.append(key)
+                    plain.append(key)
+        elif self.rem == 2:
+            seen2: set[tuple[int, tuple[int, ...]]] = set()
+            for p in range(n):
+                if c[p] >= 2:
+                    c[p] -= 2
+                    found = []
+                    _seg_sets(c, 0, n, lo, chows, found, [])
+                    c[p] += 2
+                    for s in found:
+                        pkey = (lo + p, tuple(sorted(s)))
+                        if pkey not in seen2:
+                            seen2.add(pkey)
+                            paired.append(pkey)
+        self.plain: SuitSplits = tuple(plain)
+        self.paired: PairSplits = tuple(paired)
+        self.fits = bool(plain) if self.rem == 0 else bool(paired)
+        self.pair = self.rem == 2
+
+
+_SUITS: tuple[dict[tuple[int, ...], _Suit], ...] = ({}, {}, {}, {})
+
+
+def _suit(seg: int, pat: tuple[int, ...]) -> _Suit:
+    table = _SUITS[seg]
+    got = table.get(pat)
+    if got is None:
+        if len(table) >= 1 << 17:  # far more than the patterns that occur
+            table.clear()
+        got = table[pat] = _Suit(seg, pat)
+    return got
+
+
+def _suits(counts: Sequence[int]) -> tuple[_Suit, _Suit, _Suit, _Suit]:
+    """The four suits' memo entries of a count vector (length 34)."""
+    t0, t1, t2, t3 = _SUITS
+    p = tuple(counts[0:9])
+    a = t0.get(p) or _suit(0, p)
+    p = tuple(counts[9:18])
+    b = t1.get(p) or _suit(1, p)
+    p = tuple(counts[18:27])
+    c = t2.get(p) or _suit(2, p)
+    p = tuple(counts[27:34])
+    d = t3.get(p) or _suit(3, p)
+    return a, b, c, d
+
+
+def regular_splits(counts: Sequence[int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Return every split of ``counts`` (length 34) into sets and one pair.
+
+    Each split is ``(pair_tile, set_codes)`` with set codes ``2*t`` (chow
+    starting at ``t``) and ``2*t+1`` (pung of ``t``), sorted; splits are
+    ordered by pair tile.  ``()`` when there is none.  Any number of copies
+    is accepted (supply is not checked here).
+    """
+    suits = _suits(counts)
+    pair_suit = None
+    for s in suits:
+        r = s.rem
+        if r == 1 or not s.fits:
+            return ()
+        if r == 2:
+            if pair_suit is not None:
+                return ()
+            pair_suit = s
+    if pair_suit is None:
+        return ()
+    codes: tuple[int, ...] = ()
+    for s in suits:
+        if s is pair_suit:
+            if len(s.paired) != 1:
+                return _product(suits, pair_suit)
+            codes += s.paired[0][1]
+        else:
+            if len(s.plain) != 1:
+                return _product(suits, pair_suit)
+            codes += s.plain[0]
+    return ((pair_suit.paired[0][0], codes),)
+
+
+def _product(
+    suits: tuple[_Suit, ...], pair_suit: _Suit
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every combination of the suits' splits, ordered by pair tile, then by
+    suit in order (the order a whole-hand search finds them in)."""
+    by_pair: dict[int, list[tuple[int, ...]]] = {}
+    for p, codes in pair_suit.paired:
+        by_pair.setdefault(p, []).append(codes)
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for p, pair_codes in by_pair.items():
+        combos: list[tuple[int, ...]] = [()]
+        for s in suits:
+            opts = pair_codes if s is pair_suit else s.plain
+            combos = [x + y for x in combos for y in opts]
+        out.extend((p, codes) for codes in combos)
     return tuple(out)
 
 
-def _suit_ok(c: Sequence[int], lo: int, hi: int, chows: bool) -> bool:
-    """True when tiles ``lo..hi-1`` of ``c`` split into sets only."""
-    c = list(c[lo:hi])
+def is_regular_complete(counts: Sequence[int]) -> bool:
+    """True when ``counts`` (length 34, any number of copies) is sets + one pair."""
+    pairs = 0
+    for s in _suits(counts):
+        if not s.fits:
+            return False
+        pairs += s.pair
+    return pairs == 1
+
+
+def _suit_ok(c: list[int], chows: bool) -> bool:
+    """True when one suit's counts ``c`` split into sets only (greedy: the
+    lowest tile's count mod 3 must start chows; three equal chows are the
+    same tiles as three pungs).  ``c`` is consumed."""
     n = len(c)
     for i in range(n):
         k = c[i]
@@ -264,109 +405,108 @@ def _suit_ok(c: Sequence[int], lo: int, hi: int, chows: bool) -> bool:
     return True
 
 
-@lru_cache(maxsize=1 << 16)
-def _suit_complete(pattern: tuple[int, ...], chows: bool) -> tuple[bool, bool]:
-    """(sets only?, sets + one pair?) for one suit's count pattern.
+_NO, _FITS_PLAIN, _FITS_PAIR = 1, 2, 3
+_FITS: tuple[dict[tuple[int, ...], int], ...] = ({}, {}, {}, {})
+_ADDS: tuple[dict[tuple[int, ...], tuple[tuple[int, bool], ...]], ...] = (
+    {},
+    {},
+    {},
+    {},
+)
 
-    Greedy is exact for sets-only per suit: the lowest tile's count mod 3 must
-    start chows (a pung of three equal chows is the same tiles).
+
+def _fit(seg: int, pat: tuple[int, ...]) -> int:
+    """Whether one suit's pattern fits in a complete hand: ``_NO``,
+    ``_FITS_PLAIN`` (sets only) or ``_FITS_PAIR`` (sets + the pair)."""
+    table = _FITS[seg]
+    got = table.get(pat)
+    if got is None:
+        chows = seg < 3
+        rem = sum(pat) % 3
+        got = _NO
+        if rem == 0:
+            if _suit_ok(list(pat), chows):
+                got = _FITS_PLAIN
+        elif rem == 2:
+            c = list(pat)
+            for p in range(len(c)):
+                if c[p] >= 2:
+                    c[p] -= 2
+                    ok = _suit_ok(list(c), chows)
+                    c[p] += 2
+                    if ok:
+                        got = _FITS_PAIR
+                        break
+        if len(table) >= 1 << 18:
+            table.clear()
+        table[pat] = got
+    return got
+
+
+def _adds(seg: int, pat: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
+    """``(tile, with the pair)`` for each tile of the suit whose addition
+    makes ``pat`` fit a complete hand (a fifth copy allowed)."""
+    table = _ADDS[seg]
+    got = table.get(pat)
+    if got is None:
+        lo = _SEGMENTS[seg][0]
+        n = len(pat)
+        c = list(pat)
+        out = []
+        for t in range(n):
+            if not (
+                c[t]
+                or (seg < 3 and ((t >= 1 and c[t - 1]) or (t + 1 < n and c[t + 1])))
+            ):
+                continue  # a lone tile fits nowhere
+            c[t] += 1
+            f = _fit(seg, tuple(c))
+            c[t] -= 1
+            if f != _NO:
+                out.append((lo + t, f == _FITS_PAIR))
+        got = tuple(out)
+        if len(table) >= 1 << 18:
+            table.clear()
+        table[pat] = got
+    return got
+
+
+def _waits(counts: Sequence[int], other_than: int = -1) -> list[int]:
+    """Tiles completing ``counts`` (``3k + 1`` tiles) into sets + one pair.
+
+    With ``other_than`` >= 0, stop at the first such tile other than it.
     """
-    n = len(pattern)
-    plain = sum(pattern) % 3 == 0 and _suit_ok(pattern, 0, n, chows)
-    paired = False
-    if sum(pattern) % 3 == 2:
-        c = list(pattern)
-        for p in range(n):
-            if c[p] >= 2:
-                c[p] -= 2
-                ok = _suit_ok(c, 0, n, chows)
-                c[p] += 2
-                if ok:
-                    paired = True
-                    break
-    return plain, paired
-
-
-def is_regular_complete(counts: Sequence[int]) -> bool:
-    """True when ``counts`` (length 34, any number of copies) is sets + one pair."""
-    pairs = 0
-    for lo, hi, chows in ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False)):
-        pat = tuple(counts[lo:hi])
-        if not any(pat):
+    pats = (
+        tuple(counts[0:9]),
+        tuple(counts[9:18]),
+        tuple(counts[18:27]),
+        tuple(counts[27:34]),
+    )
+    fits = [_FITS[j].get(p) or _fit(j, p) for j, p in enumerate(pats)]
+    bad = fits.count(_NO)
+    out: list[int] = []
+    if bad > 1:
+        return out
+    pairs = fits.count(_FITS_PAIR)
+    for j in range(4):
+        f = fits[j]
+        if f == _NO:
+            need = 1 - pairs  # pairs the changed suit must bring
+        elif bad:
             continue
-        plain, paired = _suit_complete(pat, chows)
-        if paired:
-            pairs += 1
-            if pairs > 1:
-                return False
-        elif not plain:
-            return False
-    return pairs == 1
-
-
-def _candidates(counts: Sequence[int]) -> list[int]:
-    """Tiles that could complete a regular hand: held tiles and their neighbours."""
-    out: set[int] = set()
-    for i in range(34):
-        if counts[i]:
-            out.add(i)
-            if i < 27:
-                r = i % 9
-                if r >= 1:
-                    out.add(i - 1)
-                    if r >= 2:
-                        out.add(i - 2)
-                if r <= 7:
-                    out.add(i + 1)
-                    if r <= 6:
-                        out.add(i + 2)
-    return sorted(out)
-
-
-_SEGMENTS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
-_SEG_OF = tuple(min(i // 9, 3) for i in range(34))
-
-
-def _seg_ok(pat: tuple[int, ...], chows: bool) -> tuple[bool, bool]:
-    """(fits, has the pair) for one suit's pattern inside a complete hand."""
-    n = sum(pat)
-    if n == 0:
-        return True, False
-    plain, paired = _suit_complete(pat, chows)
-    r = n % 3
-    if r == 0:
-        return plain, False
-    if r == 2:
-        return paired, True
-    return False, False
-
-
-def _completing(counts: tuple[int, ...], only_other_than: int = -1) -> set[int]:
-    """Tiles completing ``counts``; with ``only_other_than`` >= 0, stop at the
-    first completing tile other than that one (a uniqueness test)."""
-    status = [_seg_ok(tuple(counts[lo:hi]), ch) for lo, hi, ch in _SEGMENTS]
-    out = set()
-    for t in _candidates(counts):
-        if t == only_other_than:
-            continue
-        j = _SEG_OF[t]
-        lo, hi, ch = _SEGMENTS[j]
-        pat = list(counts[lo:hi])
-        pat[t - lo] += 1
-        fits, paired = _seg_ok(tuple(pat), ch)
-        if not fits:
-            continue
-        pairs = int(paired)
-        for k in range(4):
-            if k != j:
-                if not status[k][0]:
-                    break
-                pairs += status[k][1]
         else:
-            if pairs == 1:
-                out.add(t)
-                if only_other_than >= 0:
-                    break
+            need = 1 - pairs + (f == _FITS_PAIR)
+        if need < 0 or need > 1:
+            continue
+        p = pats[j]
+        adds = _ADDS[j].get(p)
+        if adds is None:
+            adds = _adds(j, p)
+        for t, paired in adds:
+            if paired == need and t != other_than:
+                out.append(t)
+                if other_than >= 0:
+                    return out
     return out
 
 
@@ -378,15 +518,15 @@ def regular_waits(counts: tuple[int, ...]) -> frozenset[int]:
     all held is still a wait, as in the oracle's convention).  Solved per
     suit: adding a tile changes one suit's pattern only.
     """
-    return frozenset(_completing(counts))
+    return frozenset(_waits(counts))
 
 
-def has_other_regular_wait(counts: tuple[int, ...], tile: int) -> bool:
+def has_other_regular_wait(counts: Sequence[int], tile: int) -> bool:
     """True when some tile other than ``tile`` completes ``counts`` (3k + 1).
 
     The uniqueness test of 独听, stopping at the first other wait.
     """
-    return bool(_completing(counts, tile))
+    return bool(_waits(counts, tile))
 
 
 def seven_pairs_waits(counts: Sequence[int]) -> frozenset[int]:
@@ -438,9 +578,17 @@ def _code_group(code: int) -> Group:
     return _CODE_GROUPS[code]
 
 
+_ORPHANS_OF = itemgetter(*_ORPHANS)
+# (pattern, its nine counts, the counts of the other 18 suited tiles)
+_KNITTED_OF = tuple(
+    (pat, itemgetter(*pat), itemgetter(*(i for i in range(27) if i not in pat)))
+    for pat in KNITTED_PATTERNS
+)
+
+
 def _knitted_match(counts: Sequence[int]) -> tuple[int, ...] | None:
-    for pat in KNITTED_PATTERNS:
-        if all(counts[i] for i in pat):
+    for pat, nine, _ in _KNITTED_OF:
+        if 0 not in nine(counts):
             return pat
     return None
 
@@ -479,60 +627,73 @@ def decompositions(
     Returns:
         Every decomposition, regular ones first; empty when the hand is not
         complete.  Regular splits differ in their concealed groups only.
-        Memoised by (counts, melds, shapes) — see :func:`split_hand`.
+        Each suit's splits are memoised (see :func:`split_hand`).
     """
     return split_hand(counts, meld_signature(melds), shapes)
 
 
-@lru_cache(maxsize=1 << 15)
+_ALL_SHAPES = frozenset(Shape)
+
+
 def split_hand(
     counts: tuple[int, ...],
     melds: MeldSignature = (),
     shapes: frozenset[Shape] | None = None,
 ) -> tuple[Decomposition, ...]:
-    """:func:`decompositions` keyed by a :data:`MeldSignature` (cheap to hash)."""
+    """:func:`decompositions` with the melds as a :data:`MeldSignature`.
+
+    Not memoised as a whole (a hand seen once would only fill memory): each
+    suit's splits are, so a new hand is mostly solved from those tables.
+    """
     out: list[Decomposition] = []
-    want = shapes if shapes is not None else frozenset(Shape)
-    meld_groups = tuple(_MELD_GROUPS[sig] for sig in melds)
-    key = tuple(counts)
-    if Shape.REGULAR in want:
+    want = shapes if shapes is not None else _ALL_SHAPES
+    key = counts if type(counts) is tuple else tuple(counts)
+    meld_groups: tuple[Group, ...] = ()
+    if melds:
+        meld_groups = tuple([_MELD_GROUPS[sig] for sig in melds])
+    if _REGULAR in want:
         for pair, codes in regular_splits(key):
             groups = (
                 meld_groups
-                + tuple(_code_group(c) for c in codes)
+                + tuple([_CODE_GROUPS[c] for c in codes])
                 + (_PAIR_GROUPS[pair],)
             )
-            out.append(Decomposition(Shape.REGULAR, groups))
+            out.append(Decomposition(_REGULAR, groups))
     if not melds:
-        total = sum(key)
-        if total == 14:
-            if Shape.SEVEN_PAIRS in want and all(n % 2 == 0 for n in key):
+        zeros = key.count(0)  # 34 - number of kinds
+        if (zeros >= 27 or zeros in (20, 21)) and sum(key) == 14:
+            if (
+                Shape.SEVEN_PAIRS in want
+                and zeros >= 27
+                and all(n % 2 == 0 for n in key)
+            ):
                 pairs: list[Group] = []
                 for i, n in enumerate(key):
                     pairs.extend([_PAIR_GROUPS[i]] * (n // 2))
                 out.append(Decomposition(Shape.SEVEN_PAIRS, tuple(pairs)))
             if (
                 Shape.THIRTEEN_ORPHANS in want
-                and all(key[i] for i in _ORPHANS)
-                and sum(key[i] for i in _ORPHANS) == 14
+                and zeros == 21
+                and 0 not in _ORPHANS_OF(key)
+                and sum(_ORPHANS_OF(key)) == 14
             ):
                 out.append(Decomposition(Shape.THIRTEEN_ORPHANS, ()))
-            if Shape.HONORS_AND_KNITTED in want and max(key) == 1:
-                for pat in KNITTED_PATTERNS:
-                    if all(key[i] == 0 or i in pat for i in range(27)):
+            if Shape.HONORS_AND_KNITTED in want and zeros == 20 and max(key) == 1:
+                for pat, _, others in _KNITTED_OF:
+                    if not any(others(key)):
                         out.append(Decomposition(Shape.HONORS_AND_KNITTED, (), pat))
                         break
-    if Shape.KNITTED_STRAIGHT in want and len(melds) <= 1:
+    if Shape.KNITTED_STRAIGHT in want and len(melds) <= 1 and key.count(0) <= 25:
         kpat = _knitted_match(key)
         if kpat is not None:
             rest = list(key)
             for i in kpat:
                 rest[i] -= 1
-            for pair, codes in regular_splits(tuple(rest)):
+            for pair, codes in regular_splits(rest):
                 groups = (
                     (Group(GroupKind.KNITTED, ALL_TILES[kpat[0]], knitted=kpat),)
                     + meld_groups
-                    + tuple(_code_group(c) for c in codes)
+                    + tuple([_CODE_GROUPS[c] for c in codes])
                     + (_PAIR_GROUPS[pair],)
                 )
                 out.append(Decomposition(Shape.KNITTED_STRAIGHT, groups, kpat))

@@ -34,7 +34,7 @@ when no fan that counts toward the minimum was found.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -96,7 +96,34 @@ class HandFacts:
       ``last_draw`` (妙手回春), ``last_claim`` (海底捞月).
     * ``melded`` — number of declared melds that are not concealed kongs.
     * ``kongs``, ``concealed_kongs``, ``melded_kongs``.
+    * ``features`` — the split-independent features (:data:`FEATURES`).
     """
+
+    __slots__ = (
+        "melds",
+        "situation",
+        "win",
+        "standing",
+        "concealed",
+        "counts",
+        "mask",
+        "suits",
+        "winds",
+        "dragons",
+        "melded",
+        "kongs",
+        "concealed_kongs",
+        "melded_kongs",
+        "self_drawn",
+        "last_tile",
+        "replacement",
+        "robbing",
+        "last_draw",
+        "last_claim",
+        "features",
+        "_unique",
+        "_kinds",
+    )
 
     def __init__(
         self,
@@ -104,7 +131,7 @@ class HandFacts:
         melds: Sequence[Meld],
         situation: WinSituation,
     ) -> None:
-        self.melds = tuple(melds)
+        self.melds = melds = tuple(melds)
         self.situation = situation
         win = situation.win_tile.index
         self.win = win
@@ -112,23 +139,30 @@ class HandFacts:
         conc = list(standing)
         conc[win] += 1
         self.concealed = tuple(conc)
-        counts = list(conc)
         melded = kongs = ckongs = 0
-        for m in self.melds:
-            for t in m.tiles:
-                counts[t.index] += 1
-            if m.kind is MeldKind.CONCEALED_KONG:
-                ckongs += 1
-                kongs += 1
-            else:
-                melded += 1
-                if m.kind is MeldKind.KONG:
+        if melds:
+            counts = conc
+            ckind = MeldKind.CONCEALED_KONG
+            kkind = MeldKind.KONG
+            for m in melds:
+                for t in m.tiles:
+                    counts[t.index] += 1
+                k = m.kind
+                if k is ckind:
+                    ckongs += 1
                     kongs += 1
-        self.counts = tuple(counts)
-        self.kinds = tuple(i for i in range(NUM_KINDS) if counts[i])
+                else:
+                    melded += 1
+                    if k is kkind:
+                        kongs += 1
+            self.counts = tuple(counts)
+        else:
+            self.counts = self.concealed
+        counts_t = self.counts
         mask = 0
-        for i in self.kinds:
-            mask |= 1 << i
+        for i, n in enumerate(counts_t):
+            if n:
+                mask |= 1 << i
         self.mask = mask
         self.suits = (
             (1 if mask & 0x1FF else 0)
@@ -143,14 +177,26 @@ class HandFacts:
         self.melded_kongs = kongs - ckongs
         sd = situation.self_drawn
         self.self_drawn = sd
-        in_melds = counts[win] - conc[win]
-        self.last_tile = (situation.last_tile and conc[win] == 1) or in_melds == 3
+        in_melds = counts_t[win] - self.concealed[win]
+        self.last_tile = (
+            situation.last_tile and self.concealed[win] == 1
+        ) or in_melds == 3
         self.replacement = sd and situation.kong and kongs > 0
         self.robbing = (not sd) and situation.kong
         self.last_draw = sd and situation.wall_last
         self.last_claim = (not sd) and situation.wall_last
         self._unique: bool | None = None
+        self._kinds: tuple[int, ...] | None = None
         self.features = _hand_features(self)
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """Tile indices with a non-zero count, ascending."""
+        got = self._kinds
+        if got is None:
+            c = self.counts
+            got = self._kinds = tuple(i for i in range(NUM_KINDS) if c[i])
+        return got
 
     @property
     def unique_regular_wait(self) -> bool:
@@ -198,11 +244,30 @@ class ScoringContext:
             decomposition (see :meth:`memo`).
     """
 
+    __slots__ = (
+        "hand",
+        "situation",
+        "decomposition",
+        "shape",
+        "groups",
+        "knitted",
+        "nothing_else",
+        "cache",
+        "sets",
+        "chows",
+        "triplets",
+        "pair",
+        "win_group",
+        "wait",
+        "wait_positions",
+        "concealed_pungs",
+    )
+
     def __init__(self, hand: HandFacts, decomposition: Decomposition) -> None:
         self.hand = hand
         self.situation = hand.situation
         self.decomposition = decomposition
-        self.shape = decomposition.shape
+        shape = self.shape = decomposition.shape
         self.groups = decomposition.groups
         self.knitted = decomposition.knitted
         self.nothing_else = False
@@ -213,9 +278,9 @@ class ScoringContext:
         self.pair = decomposition.pair
         self.win_group: Group | None = None
         self.wait: str | None = None
-        self.wait_positions: frozenset[str] = frozenset()
+        self.wait_positions: frozenset[str] = _NO_POSITION
         self.concealed_pungs = 0
-        if self.shape is Shape.REGULAR or self.shape is Shape.KNITTED_STRAIGHT:
+        if shape is _REGULAR or shape is _KNITTED:
             self._place_win()
 
     # -- the winning tile's place ------------------------------------------
@@ -226,12 +291,13 @@ class ScoringContext:
         in_pung: Group | None = None
         in_pair: Group | None = None
         pos = 0  # 1 edge, 2 closed, 4 single (priority edge > closed > single)
+        cp = 0  # concealed pungs among the concealed groups
         for g in self.groups:
             if g.declared:
                 continue
             k = g.kind
             i = g.tile.index
-            if k is GroupKind.CHOW:
+            if k is _CHOW:
                 if i <= win <= i + 2:
                     if win == i + 1:
                         pos |= 2
@@ -239,20 +305,18 @@ class ScoringContext:
                         pos |= 1
                     if in_chow is None or (win != i + 1 and not _is_edge(in_chow, win)):
                         in_chow = g
-            elif k is GroupKind.PUNG:
+            elif k is _PUNG:
+                cp += 1
                 if i == win:
                     in_pung = g
-            elif k is GroupKind.PAIR and i == win:
+            elif k is _PAIR and i == win:
                 pos |= 4
                 in_pair = g
         self.win_group = in_chow or in_pung or in_pair
-        cp = sum(
-            1 for g in self.triplets if g.kind is GroupKind.PUNG and not g.declared
-        )
         if not hand.self_drawn and in_chow is None and in_pung is not None:
             cp -= 1  # the discard completed this pung: it is a 明刻
         self.concealed_pungs = cp + hand.concealed_kongs
-        if self.shape is Shape.REGULAR:
+        if self.shape is _REGULAR:
             unique = pos != 0 and hand.unique_regular_wait
         else:
             unique = self._knitted_unique(pos)
@@ -263,9 +327,10 @@ class ScoringContext:
                 if win not in self.knitted or hand.concealed[win] == 3:
                     pos = 4
                 unique = True
-        self.wait_positions = _POSITIONS[pos]
-        if unique and pos:
-            self.wait = EDGE if pos & 1 else CLOSED if pos & 2 else SINGLE
+        if pos:
+            self.wait_positions = _POSITIONS[pos]
+            if unique:
+                self.wait = EDGE if pos & 1 else CLOSED if pos & 2 else SINGLE
 
     def _knitted_unique(self, pos: int) -> bool:
         """独听 for 组合龙: the set + pair part waits on one tile only.
@@ -337,10 +402,17 @@ class ScoringContext:
         return f"<ScoringContext {self.shape.value} {self.decomposition}>"
 
 
+_REGULAR = Shape.REGULAR
+_KNITTED = Shape.KNITTED_STRAIGHT
+_CHOW = GroupKind.CHOW
+_PUNG = GroupKind.PUNG
+_PAIR = GroupKind.PAIR
+
 _POSITIONS = tuple(
     frozenset(name for bit, name in ((1, EDGE), (2, CLOSED), (4, SINGLE)) if pos & bit)
     for pos in range(8)
 )
+_NO_POSITION = _POSITIONS[0]
 
 
 def _is_edge(chow: Group, win: int) -> bool:
@@ -405,11 +477,15 @@ def _line(fan: Fan, count: int, by: str | None = None) -> FanLine:
 #
 # A condition may declare features the context must have for it to be
 # non-zero (``@requires("regular", "chows2")``).  The scorer computes the
-# context's features once and skips conditions whose requirements are not all
-# met, so a table of 81 fans costs far fewer than 81 calls per split.  A
-# requirement is a promise made by the condition's author: the condition
-# would return 0 without it.  The fallback pass (``nothing_else``) ignores
-# requirements.
+# context's features once (most of them once per hand) and calls only the
+# conditions whose requirements are all met, so a table of 81 fans costs a
+# handful of calls per split.  A requirement is a promise made by the
+# condition's author: the condition would return 0 without it.  The fallback
+# pass (``nothing_else``) ignores requirements.
+#
+# A condition may also declare that it *is* a look-up into an analysis shared
+# by several fans (:func:`reads`): the scorer then runs the analysis once and
+# credits the fans it names, instead of calling each condition.
 
 FEATURES: dict[str, int] = {
     name: 1 << i
@@ -436,18 +512,41 @@ FEATURES: dict[str, int] = {
             "self_drawn",  # won on a drawn tile
             "discard",  # won on a discard (incl. 抢杠)
             "hog",  # four of a kind not declared as a kong
+            "knitted",  # shape KNITTED_STRAIGHT or HONORS_AND_KNITTED
+            "triplets4",  # four pungs or kongs
+            "no_triplets",  # no pung or kong
+            "edge_wait",  # ctx.wait == "edge"
+            "closed_wait",  # ctx.wait == "closed"
+            "single_wait",  # ctx.wait == "single"
+            "concealed_pungs2",  # ctx.concealed_pungs == 2
+            "concealed_pungs3",  # ... == 3
+            "concealed_pungs4",  # ... == 4
+            "pair_wind",  # the pair (ctx.pair) is a wind
+            "pair_dragon",  # ... a dragon
+            "pair_suited",  # ... a suited tile
+            "pair_terminal_or_honor",  # ... a suited 1 or 9 or an honour
+            "pair_five",  # ... a suited 5
+            "no_claims",  # no claimed meld (concealed kongs allowed)
+            "no_melds",  # no declared meld at all
+            "melded4",  # four claimed melds
+            "melded_kong",  # at least one melded kong
+            "concealed_kong",  # at least one concealed kong
+            "last_tile",  # 和绝张 (HandFacts.last_tile)
+            "last_draw",  # 妙手回春
+            "last_claim",  # 海底捞月
+            "replacement",  # 杠上开花
+            "robbing",  # 抢杠和
+            "dragon3",  # three or more of some dragon (melds included)
+            "round_wind3",  # three or more of the round wind
+            "seat_wind3",  # three or more of the seat wind
+            "terminal_or_wind3",  # three or more of some suited 1/9 or wind
         )
     )
 }
-"""Feature names usable with :func:`requires`, and their bits."""
+"""Feature names usable with :func:`requires`, and their bits.
 
-_SHAPE_BIT = {
-    Shape.REGULAR: FEATURES["regular"],
-    Shape.SEVEN_PAIRS: FEATURES["seven_pairs"],
-    Shape.THIRTEEN_ORPHANS: FEATURES["thirteen_orphans"],
-    Shape.HONORS_AND_KNITTED: FEATURES["honors_and_knitted"],
-    Shape.KNITTED_STRAIGHT: FEATURES["knitted_straight"],
-}
+:func:`tiles_feature` adds features of the form "every tile of the hand is
+in this set"."""
 
 _REQUIRES: dict[Callable[..., int], int] = {}
 
@@ -471,87 +570,309 @@ def requires(*features: str) -> Callable[[C], C]:
     return deco
 
 
+# Tile-set features: bit -> the tiles (bit set over indices) allowed.
+_TILE_FEATURES: dict[int, int] = {}
+# Per suit segment, segment bits -> the tile-set features they allow.
+_ONLY_TABLES: list[tuple[int, ...]] = []
+
+
+def tiles_feature(name: str, tiles: int) -> str:
+    """Register feature ``name``: every tile of the hand is in ``tiles``.
+
+    ``tiles`` is a bit set over tile indices (bit ``i`` for index ``i``,
+    melds included).  Registering the same name with the same tiles again
+    is a no-op.  Returns ``name`` (for use with :func:`requires`).
+
+    Raises:
+        ValueError: ``name`` is already a feature with another meaning.
+    """
+    bit = FEATURES.get(name)
+    if bit is not None:
+        if _TILE_FEATURES.get(bit) != tiles:
+            raise ValueError(f"feature {name!r} already means something else")
+        return name
+    bit = 1 << len(FEATURES)
+    FEATURES[name] = bit
+    _TILE_FEATURES[bit] = tiles
+    _ONLY_TABLES.clear()
+    _PLANS.clear()
+    return name
+
+
+def _only_tables() -> list[tuple[int, ...]]:
+    """For each suit segment: segment bit pattern -> tile-set features kept."""
+    if not _ONLY_TABLES:
+        allow = [0] * NUM_KINDS
+        every = 0
+        for bit, tiles in _TILE_FEATURES.items():
+            every |= bit
+            for i in range(NUM_KINDS):
+                if tiles >> i & 1:
+                    allow[i] |= bit
+        for lo, n in ((0, 9), (9, 9), (18, 9), (27, 7)):
+            table = [every] * (1 << n)
+            for v in range(1, 1 << n):
+                low = (v & -v).bit_length() - 1
+                table[v] = table[v & (v - 1)] & allow[lo + low]
+            _ONLY_TABLES.append(tuple(table))
+    return _ONLY_TABLES
+
+
 _F = FEATURES
 _F1, _F2, _F3 = _F["one_suit"], _F["two_suits"], _F["three_suits"]
 _F_SUITS: tuple[int, ...] = (0, _F1, _F1, _F2, _F1, _F2, _F2, _F3)  # by suit bits
+_HONORS_F = (_F["no_honors"], _F["honors"])
+_DRAWN_F = (_F["discard"], _F["self_drawn"])
+_TERMINAL_OR_WIND = tuple(i for i in range(31) if i >= 27 or i % 9 in (0, 8))
 
 
 def _hand_features(h: HandFacts) -> int:
     """Features that hold for every split of the hand (see :data:`FEATURES`)."""
-    f = _F["honors"] if (h.winds or h.dragons) else _F["no_honors"]
-    f |= _F_SUITS[h.suits]
-    f |= _F["self_drawn"] if h.self_drawn else _F["discard"]
-    if h.counts.count(4) > h.kongs:
-        f |= _F["hog"]
+    mask = h.mask
+    f = _HONORS_F[mask >> 27 != 0] | _F_SUITS[h.suits] | _DRAWN_F[h.self_drawn]
+    t0, t1, t2, t3 = _ONLY_TABLES or _only_tables()
+    f |= (
+        t0[mask & 0x1FF]
+        & t1[mask >> 9 & 0x1FF]
+        & t2[mask >> 18 & 0x1FF]
+        & t3[mask >> 27]
+    )
+    if h.melded == 0:
+        f |= _F["no_claims"]
+        if not h.melds:
+            f |= _F["no_melds"]
+    elif h.melded == 4:
+        f |= _F["melded4"]
+    c = h.counts
     if h.kongs:
         f |= _F["kongs"]
+        if h.melded_kongs:
+            f |= _F["melded_kong"]
+        if h.concealed_kongs:
+            f |= _F["concealed_kong"]
+    if 4 in c and c.count(4) > h.kongs:
+        f |= _F["hog"]
     s = h.situation
-    if h.last_tile or s.kong or s.wall_last:
-        f |= _F["flags"]
     if s.flowers:
         f |= _F["flowers"]
+    if h.last_tile or s.kong or s.wall_last:
+        f |= _F["flags"]
+        if h.last_tile:
+            f |= _F["last_tile"]
+        if h.last_draw:
+            f |= _F["last_draw"]
+        if h.last_claim:
+            f |= _F["last_claim"]
+        if h.replacement:
+            f |= _F["replacement"]
+        if h.robbing:
+            f |= _F["robbing"]
+    if 3 in c or 4 in c:
+        if c[31] >= 3 or c[32] >= 3 or c[33] >= 3:
+            f |= _F["dragon3"]
+        if c[s.round_wind.index] >= 3:
+            f |= _F["round_wind3"]
+        if c[s.seat_wind.index] >= 3:
+            f |= _F["seat_wind3"]
+        for i in _TERMINAL_OR_WIND:
+            if c[i] >= 3:
+                f |= _F["terminal_or_wind3"]
+                break
     return f
 
 
+_SHAPE_BIT = {
+    Shape.REGULAR: FEATURES["regular"],
+    Shape.SEVEN_PAIRS: FEATURES["seven_pairs"],
+    Shape.THIRTEEN_ORPHANS: FEATURES["thirteen_orphans"],
+    Shape.HONORS_AND_KNITTED: FEATURES["honors_and_knitted"] | FEATURES["knitted"],
+    Shape.KNITTED_STRAIGHT: FEATURES["knitted_straight"] | FEATURES["knitted"],
+}
 _CHOWS2 = _F["chows2"]
-_TRIPLETS1 = _F["triplets1"]
-_TRIPLETS12 = _F["triplets1"] | _F["triplets2"]
-_WAIT = _F["wait"]
+# by number of pungs and kongs
+_TRIPLETS_F = (
+    _F["no_triplets"],
+    _F["triplets1"],
+    _F["triplets1"] | _F["triplets2"],
+    _F["triplets1"] | _F["triplets2"],
+    _F["triplets1"] | _F["triplets2"] | _F["triplets4"],
+)
+_WAIT_F = {
+    None: 0,
+    EDGE: _F["wait"] | _F["edge_wait"],
+    CLOSED: _F["wait"] | _F["closed_wait"],
+    SINGLE: _F["wait"] | _F["single_wait"],
+}
+_CPUNGS_F = (
+    0,
+    0,
+    _F["concealed_pungs2"],
+    _F["concealed_pungs3"],
+    _F["concealed_pungs4"],
+)
+
+
+def _pair_bits(i: int) -> int:
+    if i >= 27:
+        f = _F["pair_terminal_or_honor"]
+        return f | (_F["pair_wind"] if i < 31 else _F["pair_dragon"])
+    f = _F["pair_suited"]
+    r = i % 9
+    if r in (0, 8):
+        f |= _F["pair_terminal_or_honor"]
+    elif r == 4:
+        f |= _F["pair_five"]
+    return f
+
+
+_PAIR_F = tuple(_pair_bits(i) for i in range(NUM_KINDS))
+
+
+def _split_features(ctx: ScoringContext) -> int:
+    """The features of the context that depend on its split."""
+    f = _SHAPE_BIT[ctx.shape] | _TRIPLETS_F[len(ctx.triplets)]
+    if len(ctx.chows) >= 2:
+        f |= _CHOWS2
+    pair = ctx.pair
+    if pair is not None:
+        f |= _PAIR_F[pair.index] | _WAIT_F[ctx.wait] | _CPUNGS_F[ctx.concealed_pungs]
+    return f
 
 
 def _features(ctx: ScoringContext) -> int:
-    f = _SHAPE_BIT[ctx.shape] | ctx.hand.features
-    if len(ctx.chows) >= 2:
-        f |= _CHOWS2
-    n = len(ctx.triplets)
-    if n:
-        f |= _TRIPLETS12 if n >= 2 else _TRIPLETS1
-    if ctx.wait is not None:
-        f |= _WAIT
-    return f
+    """Every feature of the context (see :data:`FEATURES`)."""
+    return _split_features(ctx) | ctx.hand.features
+
+
+_ALL_SHAPES = 0
+for _bits in _SHAPE_BIT.values():
+    _ALL_SHAPES |= _bits
+
+
+# -- shared analyses ----------------------------------------------------------
+
+Analysis = Callable[["ScoringContext"], Mapping[str, int]]
+"""A shared analysis of a context: ``{fan id: count}`` for the fans it finds."""
+
+_READS: dict[Callable[..., int], tuple[Analysis, str]] = {}
+
+
+def reads(analysis: Analysis, key: str) -> Callable[[C], C]:
+    """Declare that a fan condition equals ``analysis(ctx).get(key, 0)``.
+
+    The scorer then runs ``analysis`` once per split for every fan declared
+    so, and credits the fans whose keys it returns, instead of calling each
+    condition.  ``analysis`` should memoise itself per context (it is also
+    called by the conditions themselves when used one by one).
+    """
+
+    def deco(fn: C) -> C:
+        _READS[fn] = (analysis, key)
+        return fn
+
+    return deco
 
 
 _Cond = Callable[["ScoringContext"], int]
-_Group = tuple[int, tuple[tuple[int, Fan, _Cond], ...]]
+_Plain = tuple[tuple[int, Fan, _Cond], ...]
+_Batched = tuple[tuple[Analysis, dict[str, tuple[tuple[int, Fan], ...]]], ...]
+# Fans grouped by requirement: (features needed, conditions, analyses to run).
+_Stage = tuple[tuple[int, _Plain, _Batched], ...]
 
-# A fan table's conditions grouped by requirement, computed once per table.
-_PLANS: dict[int, tuple[Sequence[Fan], tuple[_Group, ...]]] = {}
 
+class _Plan:
+    """A fan table prepared for scoring: each fan's rank (value order),
+    requirement and shared analysis, and per shape the fans grouped by
+    requirement."""
 
-def _plan(fans: Sequence[Fan]) -> tuple[_Group, ...]:
-    got = _PLANS.get(id(fans))
-    if got is None or got[0] is not fans:
-        groups: dict[int, list[tuple[int, Fan, _Cond]]] = {}
+    __slots__ = ("fans", "entries", "by_shape", "all")
+
+    def __init__(self, fans: Sequence[Fan]) -> None:
+        self.fans = fans
         # rank = position in value order (stable): exclusions are applied and
         # lines listed highest value first even if a table is not sorted.
         order = sorted(range(len(fans)), key=lambda i: -fans[i].points)
-        for rank, i in enumerate(order):
-            f = fans[i]
-            need = _REQUIRES.get(f.condition, 0)
-            groups.setdefault(need, []).append((rank, f, f.condition))
-        got = (fans, tuple((need, tuple(m)) for need, m in groups.items()))
-        _PLANS[id(fans)] = got
-    return got[1]
+        self.entries = tuple(
+            (rank, fans[i], _REQUIRES.get(fans[i].condition, 0))
+            for rank, i in enumerate(order)
+        )
+        self.all: _Plain = tuple((r, f, f.condition) for r, f, _ in self.entries)
+        self.by_shape: dict[Shape, _Stage] = {}
+
+    def stage(self, shape: Shape) -> _Stage:
+        """The fans a split of ``shape`` may have, grouped by requirement
+        (the shape's own features left out of the requirement)."""
+        got = self.by_shape.get(shape)
+        if got is None:
+            bits = _SHAPE_BIT[shape]
+            groups: dict[int, tuple[list[tuple[int, Fan, _Cond]], dict[Any, Any]]] = {}
+            for rank, fan, need in self.entries:
+                if need & _ALL_SHAPES & ~bits:
+                    continue  # needs another shape
+                plain, batched = groups.setdefault(need & ~bits, ([], {}))
+                via = _READS.get(fan.condition)
+                if via is None:
+                    plain.append((rank, fan, fan.condition))
+                else:
+                    keys = batched.setdefault(via[0], {})
+                    keys.setdefault(via[1], []).append((rank, fan))
+            got = tuple(
+                (
+                    need,
+                    tuple(plain),
+                    tuple(
+                        (a, {k: tuple(v) for k, v in keys.items()})
+                        for a, keys in batched.items()
+                    ),
+                )
+                for need, (plain, batched) in groups.items()
+            )
+            self.by_shape[shape] = got
+        return got
 
 
-# (fan, count, excluded by fan id or None) in table order
+# A fan table's plan, by the table's identity (kept alive by the entry).
+_PLANS: dict[int, _Plan] = {}
+
+
+def _plan(fans: Sequence[Fan]) -> _Plan:
+    got = _PLANS.get(id(fans))
+    if got is None or got.fans is not fans:
+        got = _PLANS[id(fans)] = _Plan(fans)
+    return got
+
+
+# (fan, count, excluded by fan id or None) in value order
 _Present = list[tuple[Fan, int, str | None]]
 
 
 def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Present, int, int]:
     """Evaluate the fans; apply 不计; return (present, total, minimum)."""
-    feats = _features(ctx)
+    plan = _plan(fans)
+    feats = _split_features(ctx) | ctx.hand.features
     found: list[tuple[int, Fan, int]] = []
-    for need, members in _plan(fans):
-        if need & feats == need:
-            found += [(i, f, n) for i, f, cond in members if (n := cond(ctx))]
-    if not any(f.counts_toward_minimum for _, f, _ in found):
+    for need, plain, batched in plan.stage(ctx.shape):
+        if need & feats != need:
+            continue
+        for r, f, cond in plain:
+            n = cond(ctx)
+            if n:
+                found.append((r, f, n))
+        for analysis, keys in batched:
+            for key, n in analysis(ctx).items():
+                hit = keys.get(key)
+                if hit is not None and n:
+                    for r, f in hit:
+                        found.append((r, f, n))
+    for _, f, _ in found:
+        if f.counts_toward_minimum:
+            break
+    else:
         ctx.nothing_else = True
-        got = {i for i, _, _ in found}
-        for _, members in _plan(fans):
-            found += [
-                (i, f, n) for i, f, cond in members if i not in got and (n := cond(ctx))
-            ]
+        got = {r for r, _, _ in found}
+        found += [
+            (r, f, n) for r, f, cond in plan.all if r not in got and (n := cond(ctx))
+        ]
         ctx.nothing_else = False
     found.sort(key=_first)
     excluded: dict[str, str] = {}

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..decompose import GroupKind
-from ..scoring import requires
+from ..scoring import Analysis, reads, requires, tiles_feature
 from ..shanten import Shape
 from .base import Fan
 from .mcr_combos import OCODE, chow_fans, pung_fans
@@ -34,17 +34,23 @@ def _fan(
     minimum: bool = True,
     needs: tuple[str, ...] = (),
     listed: int | None = None,
+    via: Analysis | None = None,
 ) -> Callable[[Condition], Condition]:
     """Register the decorated condition as a fan of the MCR table.
 
     ``needs`` are the context features without which the condition is 0
     (:func:`games.rules.scoring.requires`), so the scorer can skip it.
-    ``listed`` is the value seed 003 lists when it differs from ``points``.
+    ``via`` is the shared analysis the condition reads its count from under
+    its own id (:func:`games.rules.scoring.reads`), so the scorer can run
+    the analysis once for all such fans.  ``listed`` is the value seed 003
+    lists when it differs from ``points``.
     """
 
     def deco(fn: Condition) -> Condition:
         if needs:
             requires(*needs)(fn)
+        if via is not None:
+            reads(via, fan_id)(fn)
         src = f"{S3} {listed or points}番 {zh}" + (f"; {note}" if note else "")
         _TABLE.append(
             Fan(fan_id, zh, en, points, fn, frozenset(excludes), minimum, src)
@@ -88,6 +94,24 @@ _M_456 = _ranks(4, 6)
 _M_123 = _ranks(1, 3)
 _M_6789 = _ranks(6, 9)
 _M_1234 = _ranks(1, 4)
+_M_SIMPLES = _ranks(2, 8)
+
+# Tile-set features ("every tile of the hand is in …") for the scorer's gates.
+for _name, _tiles in (
+    ("only_green", _M_GREEN),
+    ("only_terminals", _M_TERMINAL),
+    ("only_terminals_or_honors", _M_TERMINAL_OR_HONOR),
+    ("only_honors", _M_HONOR),
+    ("only_simples", _M_SIMPLES),
+    ("only_even", _M_EVEN),
+    ("only_reversible", _M_REVERSIBLE),
+    ("only_789", _M_789),
+    ("only_456", _M_456),
+    ("only_123", _M_123),
+    ("only_6789", _M_6789),
+    ("only_1234", _M_1234),
+):
+    tiles_feature(_name, _tiles)
 
 
 def _chows(ctx: ScoringContext) -> dict[str, int]:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         "PUNG_OF_TERMINALS_OR_HONORS",
     ),
     needs=("regular", "triplets2"),
+    via=_pungs,
 )
 def big_four_winds(ctx: ScoringContext) -> int:
     """Four wind pungs (or kongs) and a pair."""
@@ -48,6 +49,7 @@ def big_four_winds(ctx: ScoringContext) -> int:
     88,
     ("DRAGON_PUNG", "TWO_DRAGON_PUNGS"),
     needs=("regular", "triplets2"),
+    via=_pungs,
 )
 def big_three_dragons(ctx: ScoringContext) -> int:
     """Pungs (or kongs) of 中, 发 and 白."""
@@ -61,6 +63,7 @@ def big_three_dragons(ctx: ScoringContext) -> int:
     88,
     ("HALF_FLUSH", "ONE_VOIDED_SUIT"),
     note="不计缺一门 as in MCR; without 发 清一色 still counts (seed)",
+    needs=("only_green",),
 )
 def all_green(ctx: ScoringContext) -> int:
     """Only 2 3 4 6 8 条 and 发."""
@@ -74,7 +77,7 @@ def all_green(ctx: ScoringContext) -> int:
     88,
     ("FULL_FLUSH", "FULLY_CONCEALED_HAND", "CONCEALED_HAND", "NO_HONORS"),
     note="不计幺九刻 removes the pattern's own pung of 1s or 9s (see 幺九刻)",
-    needs=("regular",),
+    needs=("regular", "no_melds", "one_suit", "no_honors"),
 )
 def nine_gates(ctx: ScoringContext) -> int:
     """Concealed 1112345678999 of one suit, won on any tile of that suit."""
@@ -123,7 +126,7 @@ def four_kongs(ctx: ScoringContext) -> int:
         "CONCEALED_HAND",
         "SINGLE_WAIT",
     ),
-    needs=("seven_pairs",),
+    needs=("seven_pairs", "one_suit", "no_honors"),
 )
 def seven_shifted_pairs(ctx: ScoringContext) -> int:
     """Seven pairs of consecutive ranks in one suit."""
@@ -170,7 +173,7 @@ def thirteen_orphans(ctx: ScoringContext) -> int:
         "PUNG_OF_TERMINALS_OR_HONORS",
         "ALL_TERMINALS_AND_HONORS",
     ),
-    needs=("no_honors",),
+    needs=("only_terminals",),
 )
 def all_terminals(ctx: ScoringContext) -> int:
     """Only suited 1s and 9s."""
@@ -183,7 +186,7 @@ def all_terminals(ctx: ScoringContext) -> int:
     "Little Four Winds",
     64,
     ("BIG_THREE_WINDS", "PUNG_OF_TERMINALS_OR_HONORS"),
-    needs=("regular", "triplets2"),
+    needs=("regular", "triplets2", "pair_wind"),
 )
 def little_four_winds(ctx: ScoringContext) -> int:
     """Three wind pungs and a pair of the fourth wind."""
@@ -199,7 +202,7 @@ def little_four_winds(ctx: ScoringContext) -> int:
     "Little Three Dragons",
     64,
     ("TWO_DRAGON_PUNGS", "DRAGON_PUNG"),
-    needs=("regular", "triplets2"),
+    needs=("regular", "triplets2", "pair_dragon"),
 )
 def little_three_dragons(ctx: ScoringContext) -> int:
     """Two dragon pungs and a pair of the third dragon."""
@@ -221,7 +224,7 @@ def little_three_dragons(ctx: ScoringContext) -> int:
         "PUNG_OF_TERMINALS_OR_HONORS",
         "ONE_VOIDED_SUIT",
     ),
-    needs=("honors",),
+    needs=("only_honors",),
 )
 def all_honors(ctx: ScoringContext) -> int:
     """Only winds and dragons."""
@@ -240,7 +243,7 @@ def all_honors(ctx: ScoringContext) -> int:
         "CONCEALED_HAND",
         "FULLY_CONCEALED_HAND",
     ),
-    needs=("regular",),
+    needs=("regular", "concealed_pungs4"),
 )
 def four_concealed_pungs(ctx: ScoringContext) -> int:
     """Four concealed pungs (concealed kongs count)."""
@@ -261,6 +264,7 @@ def four_concealed_pungs(ctx: ScoringContext) -> int:
         "NO_HONORS",
     ),
     needs=("regular", "chows2"),
+    via=_chows,
 )
 def pure_terminal_chows(ctx: ScoringContext) -> int:
     """123 123 789 789 of one suit with a pair of its 5."""
@@ -284,6 +288,7 @@ def pure_terminal_chows(ctx: ScoringContext) -> int:
         "SEVEN_PAIRS",
     ),
     needs=("regular", "chows2"),
+    via=_chows,
 )
 def quadruple_chow(ctx: ScoringContext) -> int:
     """Four identical chows."""
@@ -297,6 +302,7 @@ def quadruple_chow(ctx: ScoringContext) -> int:
     48,
     ("PURE_TRIPLE_CHOW", "PURE_SHIFTED_PUNGS", "ALL_PUNGS"),
     needs=("regular", "triplets2"),
+    via=_pungs,
 )
 def four_pure_shifted_pungs(ctx: ScoringContext) -> int:
     """Four pungs of one suit, each one rank above the last."""

@@ -21,13 +21,27 @@ if TYPE_CHECKING:
 # 8 番
 
 
-@_fan("MIXED_STRAIGHT", "花龙", "Mixed Straight", 8, needs=("regular", "chows2"))
+@_fan(
+    "MIXED_STRAIGHT",
+    "花龙",
+    "Mixed Straight",
+    8,
+    needs=("regular", "chows2"),
+    via=_chows,
+)
 def mixed_straight(ctx: ScoringContext) -> int:
     """123, 456 and 789 in three different suits."""
     return _chows(ctx).get("MIXED_STRAIGHT", 0)
 
 
-@_fan("REVERSIBLE_TILES", "推不倒", "Reversible Tiles", 8, ("ONE_VOIDED_SUIT",))
+@_fan(
+    "REVERSIBLE_TILES",
+    "推不倒",
+    "Reversible Tiles",
+    8,
+    ("ONE_VOIDED_SUIT",),
+    needs=("only_reversible",),
+)
 def reversible_tiles(ctx: ScoringContext) -> int:
     """Only 1234589筒, 245689条 and 白."""
     return int(_only(ctx, _M_REVERSIBLE))
@@ -39,6 +53,7 @@ def reversible_tiles(ctx: ScoringContext) -> int:
     "Mixed Triple Chow",
     8,
     needs=("regular", "chows2"),
+    via=_chows,
 )
 def mixed_triple_chow(ctx: ScoringContext) -> int:
     """The same chow in three suits."""
@@ -51,6 +66,7 @@ def mixed_triple_chow(ctx: ScoringContext) -> int:
     "Mixed Shifted Pungs",
     8,
     needs=("regular", "triplets2"),
+    via=_pungs,
 )
 def mixed_shifted_pungs(ctx: ScoringContext) -> int:
     """Pungs in three suits, ranks stepping up by one."""
@@ -64,14 +80,19 @@ def chicken_hand(ctx: ScoringContext) -> int:
 
 
 @_fan(
-    "LAST_TILE_DRAW", "妙手回春", "Last Tile Draw", 8, ("SELF_DRAWN",), needs=("flags",)
+    "LAST_TILE_DRAW",
+    "妙手回春",
+    "Last Tile Draw",
+    8,
+    ("SELF_DRAWN",),
+    needs=("last_draw",),
 )
 def last_tile_draw(ctx: ScoringContext) -> int:
     """Self-drawn win on the wall's last tile."""
     return int(ctx.hand.last_draw)
 
 
-@_fan("LAST_TILE_CLAIM", "海底捞月", "Last Tile Claim", 8, needs=("flags",))
+@_fan("LAST_TILE_CLAIM", "海底捞月", "Last Tile Claim", 8, needs=("last_claim",))
 def last_tile_claim(ctx: ScoringContext) -> int:
     """Win on the last discard."""
     return int(ctx.hand.last_claim)
@@ -83,7 +104,7 @@ def last_tile_claim(ctx: ScoringContext) -> int:
     "Out with Replacement Tile",
     8,
     ("SELF_DRAWN",),
-    needs=("flags",),
+    needs=("replacement",),
 )
 def out_with_replacement_tile(ctx: ScoringContext) -> int:
     """Win on a kong's replacement draw (not a flower's)."""
@@ -96,7 +117,7 @@ def out_with_replacement_tile(ctx: ScoringContext) -> int:
     "Robbing the Kong",
     8,
     ("LAST_TILE",),
-    needs=("flags",),
+    needs=("robbing",),
 )
 def robbing_the_kong(ctx: ScoringContext) -> int:
     """Win on the tile another player adds to a melded pung."""
@@ -116,20 +137,20 @@ def robbing_the_kong(ctx: ScoringContext) -> int:
     listed=8,
     note="6番 as in seeds 002/004 and MCR (seed 003 lists it under 8番);"
     " 不计暗杠、双暗刻 as in MCR",
-    needs=("kongs",),
+    needs=("concealed_kong",),
 )
 def two_concealed_kongs(ctx: ScoringContext) -> int:
     """Two concealed kongs."""
     return int(ctx.hand.concealed_kongs == 2)
 
 
-@_fan("ALL_PUNGS", "碰碰和", "All Pungs", 6, needs=("regular",))
+@_fan("ALL_PUNGS", "碰碰和", "All Pungs", 6, needs=("regular", "triplets4"))
 def all_pungs(ctx: ScoringContext) -> int:
     """Four pungs (or kongs) and a pair."""
     return int(ctx.shape is _REG and len(ctx.triplets) == 4)
 
 
-@_fan("HALF_FLUSH", "混一色", "Half Flush", 6, needs=("honors",))
+@_fan("HALF_FLUSH", "混一色", "Half Flush", 6, needs=("honors", "one_suit"))
 def half_flush(ctx: ScoringContext) -> int:
     """One suit and honours."""
     h = ctx.hand
@@ -142,6 +163,7 @@ def half_flush(ctx: ScoringContext) -> int:
     "Mixed Shifted Chows",
     6,
     needs=("regular", "chows2"),
+    via=_chows,
 )
 def mixed_shifted_chows(ctx: ScoringContext) -> int:
     """Chows in three suits, stepping up by one."""
@@ -155,7 +177,14 @@ def all_types(ctx: ScoringContext) -> int:
     return int(h.suits == 7 and h.winds and h.dragons)
 
 
-@_fan("MELDED_HAND", "全求人", "Melded Hand", 6, ("SINGLE_WAIT",), needs=("discard",))
+@_fan(
+    "MELDED_HAND",
+    "全求人",
+    "Melded Hand",
+    6,
+    ("SINGLE_WAIT",),
+    needs=("discard", "melded4"),
+)
 def melded_hand(ctx: ScoringContext) -> int:
     """Four claimed melds and a single wait won on a discard."""
     return int(ctx.hand.melded == 4 and not ctx.hand.self_drawn)
@@ -168,6 +197,7 @@ def melded_hand(ctx: ScoringContext) -> int:
     6,
     ("DRAGON_PUNG",),
     needs=("regular", "triplets2"),
+    via=_pungs,
 )
 def two_dragon_pungs(ctx: ScoringContext) -> int:
     """Two dragon pungs."""
@@ -178,7 +208,13 @@ def two_dragon_pungs(ctx: ScoringContext) -> int:
 # 4 番
 
 
-@_fan("OUTSIDE_HAND", "全带幺", "Outside Hand", 4, needs=("regular",))
+@_fan(
+    "OUTSIDE_HAND",
+    "全带幺",
+    "Outside Hand",
+    4,
+    needs=("regular", "pair_terminal_or_honor"),
+)
 def outside_hand(ctx: ScoringContext) -> int:
     """Every set and the pair contain a terminal or honour."""
     if ctx.shape is not _REG:
@@ -201,7 +237,7 @@ def outside_hand(ctx: ScoringContext) -> int:
     "Fully Concealed Hand",
     4,
     ("SELF_DRAWN", "CONCEALED_HAND"),
-    needs=("self_drawn",),
+    needs=("self_drawn", "no_claims"),
 )
 def fully_concealed_hand(ctx: ScoringContext) -> int:
     """No claimed meld, self-drawn."""
@@ -214,14 +250,14 @@ def fully_concealed_hand(ctx: ScoringContext) -> int:
     "Two Melded Kongs",
     4,
     ("MELDED_KONG",),
-    needs=("kongs",),
+    needs=("melded_kong",),
 )
 def two_melded_kongs(ctx: ScoringContext) -> int:
     """Two melded kongs."""
     return int(ctx.hand.melded_kongs == 2)
 
 
-@_fan("LAST_TILE", "和绝张", "Last Tile", 4, needs=("flags",))
+@_fan("LAST_TILE", "和绝张", "Last Tile", 4, needs=("last_tile",))
 def last_tile(ctx: ScoringContext) -> int:
     """The winning tile is the last of its kind (the other three shown)."""
     return int(ctx.hand.last_tile)

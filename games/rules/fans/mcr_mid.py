@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     32,
     ("PURE_SHIFTED_CHOWS",),
     needs=("regular", "chows2"),
+    via=_chows,
 )
 def four_pure_shifted_chows(ctx: ScoringContext) -> int:
     """Four chows of one suit stepping up by one or by two."""
@@ -60,6 +61,7 @@ def three_kongs(ctx: ScoringContext) -> int:
     "All Terminals and Honors",
     32,
     ("ALL_PUNGS", "OUTSIDE_HAND", "PUNG_OF_TERMINALS_OR_HONORS"),
+    needs=("only_terminals_or_honors", "honors"),
 )
 def all_terminals_and_honors(ctx: ScoringContext) -> int:
     """Only terminals and honours, with both present."""
@@ -115,7 +117,7 @@ def greater_honors_and_knitted_tiles(ctx: ScoringContext) -> int:
     "All Even Pungs",
     24,
     ("ALL_PUNGS", "ALL_SIMPLES", "NO_HONORS"),
-    needs=("regular",),
+    needs=("regular", "triplets4", "only_even"),
 )
 def all_even_pungs(ctx: ScoringContext) -> int:
     """Pungs and pair of 2 4 6 8 only."""
@@ -145,6 +147,7 @@ def full_flush(ctx: ScoringContext) -> int:
     24,
     ("PURE_SHIFTED_PUNGS", "PURE_DOUBLE_CHOW"),
     needs=("regular", "chows2"),
+    via=_chows,
 )
 def pure_triple_chow(ctx: ScoringContext) -> int:
     """Three identical chows."""
@@ -158,6 +161,7 @@ def pure_triple_chow(ctx: ScoringContext) -> int:
     24,
     ("PURE_TRIPLE_CHOW",),
     needs=("regular", "triplets2"),
+    via=_pungs,
 )
 def pure_shifted_pungs(ctx: ScoringContext) -> int:
     """Three pungs of one suit, each one rank above the last."""
@@ -170,7 +174,7 @@ def pure_shifted_pungs(ctx: ScoringContext) -> int:
     "Upper Tiles",
     24,
     ("UPPER_FOUR", "NO_HONORS"),
-    needs=("no_honors",),
+    needs=("only_789",),
 )
 def upper_tiles(ctx: ScoringContext) -> int:
     """Only suited 7 8 9."""
@@ -183,7 +187,7 @@ def upper_tiles(ctx: ScoringContext) -> int:
     "Middle Tiles",
     24,
     ("ALL_SIMPLES", "NO_HONORS"),
-    needs=("no_honors",),
+    needs=("only_456",),
 )
 def middle_tiles(ctx: ScoringContext) -> int:
     """Only suited 4 5 6."""
@@ -196,7 +200,7 @@ def middle_tiles(ctx: ScoringContext) -> int:
     "Lower Tiles",
     24,
     ("LOWER_FOUR", "NO_HONORS"),
-    needs=("no_honors",),
+    needs=("only_123",),
 )
 def lower_tiles(ctx: ScoringContext) -> int:
     """Only suited 1 2 3."""
@@ -214,6 +218,7 @@ def lower_tiles(ctx: ScoringContext) -> int:
     16,
     ("SHORT_STRAIGHT", "TWO_TERMINAL_CHOWS"),
     needs=("regular", "chows2"),
+    via=_chows,
 )
 def pure_straight(ctx: ScoringContext) -> int:
     """123 456 789 of one suit."""
@@ -228,6 +233,7 @@ def pure_straight(ctx: ScoringContext) -> int:
     ("ALL_CHOWS", "MIXED_DOUBLE_CHOW", "TWO_TERMINAL_CHOWS", "NO_HONORS"),
     note="不计 list from seed 002 (seed 003's is empty)",
     needs=("regular", "chows2"),
+    via=_chows,
 )
 def three_suited_terminal_chows(ctx: ScoringContext) -> int:
     """123 and 789 in two suits with a pair of 5 of the third."""
@@ -240,6 +246,7 @@ def three_suited_terminal_chows(ctx: ScoringContext) -> int:
     "Pure Shifted Chows",
     16,
     needs=("regular", "chows2"),
+    via=_chows,
 )
 def pure_shifted_chows(ctx: ScoringContext) -> int:
     """Three chows of one suit stepping up by one or by two."""
@@ -252,7 +259,7 @@ def pure_shifted_chows(ctx: ScoringContext) -> int:
     "All Fives",
     16,
     ("ALL_SIMPLES", "NO_HONORS"),
-    needs=("regular",),
+    needs=("regular", "pair_five", "no_honors"),
 )
 def all_fives(ctx: ScoringContext) -> int:
     """Every set and the pair contain a suited 5."""
@@ -277,6 +284,7 @@ def all_fives(ctx: ScoringContext) -> int:
     16,
     ("DOUBLE_PUNG",),
     needs=("regular", "triplets2"),
+    via=_pungs,
 )
 def triple_pung(ctx: ScoringContext) -> int:
     """Three pungs of the same rank in the three suits."""
@@ -289,7 +297,7 @@ def triple_pung(ctx: ScoringContext) -> int:
     "Three Concealed Pungs",
     16,
     ("TWO_CONCEALED_PUNGS",),
-    needs=("regular",),
+    needs=("regular", "concealed_pungs3"),
 )
 def three_concealed_pungs(ctx: ScoringContext) -> int:
     """Three concealed pungs (concealed kongs count)."""
@@ -313,7 +321,7 @@ def lesser_honors_and_knitted_tiles(ctx: ScoringContext) -> int:
     return int(ctx.shape is Shape.HONORS_AND_KNITTED)
 
 
-@_fan("KNITTED_STRAIGHT", "组合龙", "Knitted Straight", 12)
+@_fan("KNITTED_STRAIGHT", "组合龙", "Knitted Straight", 12, needs=("knitted",))
 def knitted_straight(ctx: ScoringContext) -> int:
     """147 258 369 in three different suits (with a set and a pair, or in 全不靠)."""
     if ctx.shape is Shape.KNITTED_STRAIGHT:
@@ -323,13 +331,13 @@ def knitted_straight(ctx: ScoringContext) -> int:
     return 0
 
 
-@_fan("UPPER_FOUR", "大于五", "Upper Four", 12, ("NO_HONORS",), needs=("no_honors",))
+@_fan("UPPER_FOUR", "大于五", "Upper Four", 12, ("NO_HONORS",), needs=("only_6789",))
 def upper_four(ctx: ScoringContext) -> int:
     """Only suited 6 7 8 9."""
     return int(_only(ctx, _M_6789))
 
 
-@_fan("LOWER_FOUR", "小于五", "Lower Four", 12, ("NO_HONORS",), needs=("no_honors",))
+@_fan("LOWER_FOUR", "小于五", "Lower Four", 12, ("NO_HONORS",), needs=("only_1234",))
 def lower_four(ctx: ScoringContext) -> int:
     """Only suited 1 2 3 4."""
     return int(_only(ctx, _M_1234))
@@ -342,6 +350,7 @@ def lower_four(ctx: ScoringContext) -> int:
     12,
     note="不计 its three 幺九刻 (MCR; see 幺九刻)",
     needs=("regular", "triplets2"),
+    via=_pungs,
 )
 def big_three_winds(ctx: ScoringContext) -> int:
     """Three wind pungs."""

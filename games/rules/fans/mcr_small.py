@@ -22,31 +22,40 @@ if TYPE_CHECKING:
 # 2 番
 
 
-@_fan("DRAGON_PUNG", "箭刻", "Dragon Pung", 2, needs=("triplets1",))
+@_fan("DRAGON_PUNG", "箭刻", "Dragon Pung", 2, needs=("triplets1", "dragon3"))
 def dragon_pung(ctx: ScoringContext) -> int:
     """A pung (or kong) of a dragon; counted per pung."""
     return sum(1 for g in ctx.triplets if g.tile.index >= 31)
 
 
-@_fan("PREVALENT_WIND", "圈风刻", "Prevalent Wind", 2, needs=("triplets1",))
+@_fan(
+    "PREVALENT_WIND", "圈风刻", "Prevalent Wind", 2, needs=("triplets1", "round_wind3")
+)
 def prevalent_wind(ctx: ScoringContext) -> int:
     """A pung of the round wind."""
     return int(_has_wind_pung(ctx, ctx.situation.round_wind.index))
 
 
-@_fan("SEAT_WIND", "门风刻", "Seat Wind", 2, needs=("triplets1",))
+@_fan("SEAT_WIND", "门风刻", "Seat Wind", 2, needs=("triplets1", "seat_wind3"))
 def seat_wind(ctx: ScoringContext) -> int:
     """A pung of one's seat wind."""
     return int(_has_wind_pung(ctx, ctx.situation.seat_wind.index))
 
 
-@_fan("CONCEALED_HAND", "门前清", "Concealed Hand", 2, needs=("discard",))
+@_fan("CONCEALED_HAND", "门前清", "Concealed Hand", 2, needs=("discard", "no_claims"))
 def concealed_hand(ctx: ScoringContext) -> int:
     """No claimed meld, won on a discard."""
     return int(ctx.hand.melded == 0 and not ctx.hand.self_drawn)
 
 
-@_fan("ALL_CHOWS", "平和", "All Chows", 2, ("NO_HONORS",))
+@_fan(
+    "ALL_CHOWS",
+    "平和",
+    "All Chows",
+    2,
+    ("NO_HONORS",),
+    needs=("no_triplets", "pair_suited"),
+)
 def all_chows(ctx: ScoringContext) -> int:
     """Four chows (a 组合龙 counts as chows) and a suited pair."""
     if ctx.shape not in (_REG, Shape.KNITTED_STRAIGHT) or ctx.triplets:
@@ -60,25 +69,38 @@ def tile_hog(ctx: ScoringContext) -> int:
     return ctx.hand.counts.count(4) - ctx.hand.kongs
 
 
-@_fan("DOUBLE_PUNG", "双同刻", "Double Pung", 2, needs=("regular", "triplets2"))
+@_fan(
+    "DOUBLE_PUNG",
+    "双同刻",
+    "Double Pung",
+    2,
+    needs=("regular", "triplets2"),
+    via=_pungs,
+)
 def double_pung(ctx: ScoringContext) -> int:
     """Two pungs of the same rank in two suits."""
     return _pungs(ctx).get("DOUBLE_PUNG", 0)
 
 
-@_fan("TWO_CONCEALED_PUNGS", "双暗刻", "Two Concealed Pungs", 2, needs=("regular",))
+@_fan(
+    "TWO_CONCEALED_PUNGS",
+    "双暗刻",
+    "Two Concealed Pungs",
+    2,
+    needs=("regular", "concealed_pungs2"),
+)
 def two_concealed_pungs(ctx: ScoringContext) -> int:
     """Two concealed pungs (concealed kongs count)."""
     return int(ctx.shape is _REG and ctx.concealed_pungs == 2)
 
 
-@_fan("CONCEALED_KONG", "暗杠", "Concealed Kong", 2, needs=("kongs",))
+@_fan("CONCEALED_KONG", "暗杠", "Concealed Kong", 2, needs=("concealed_kong",))
 def concealed_kong(ctx: ScoringContext) -> int:
     """A concealed kong."""
     return int(ctx.hand.concealed_kongs >= 1)
 
 
-@_fan("ALL_SIMPLES", "断幺", "All Simples", 2, ("NO_HONORS",), needs=("no_honors",))
+@_fan("ALL_SIMPLES", "断幺", "All Simples", 2, ("NO_HONORS",), needs=("only_simples",))
 def all_simples(ctx: ScoringContext) -> int:
     """No terminal or honour."""
     return int(ctx.hand.mask & _M_TERMINAL_OR_HONOR == 0)
@@ -88,28 +110,52 @@ def all_simples(ctx: ScoringContext) -> int:
 # 1 番
 
 
-@_fan("PURE_DOUBLE_CHOW", "一般高", "Pure Double Chow", 1, needs=("regular", "chows2"))
+@_fan(
+    "PURE_DOUBLE_CHOW",
+    "一般高",
+    "Pure Double Chow",
+    1,
+    needs=("regular", "chows2"),
+    via=_chows,
+)
 def pure_double_chow(ctx: ScoringContext) -> int:
     """Two identical chows (套算一次 applies)."""
     return _chows(ctx).get("PURE_DOUBLE_CHOW", 0)
 
 
 @_fan(
-    "MIXED_DOUBLE_CHOW", "喜相逢", "Mixed Double Chow", 1, needs=("regular", "chows2")
+    "MIXED_DOUBLE_CHOW",
+    "喜相逢",
+    "Mixed Double Chow",
+    1,
+    needs=("regular", "chows2"),
+    via=_chows,
 )
 def mixed_double_chow(ctx: ScoringContext) -> int:
     """The same chow in two suits (套算一次 applies)."""
     return _chows(ctx).get("MIXED_DOUBLE_CHOW", 0)
 
 
-@_fan("SHORT_STRAIGHT", "连六", "Short Straight", 1, needs=("regular", "chows2"))
+@_fan(
+    "SHORT_STRAIGHT",
+    "连六",
+    "Short Straight",
+    1,
+    needs=("regular", "chows2"),
+    via=_chows,
+)
 def short_straight(ctx: ScoringContext) -> int:
     """Two chows of one suit making six consecutive ranks (套算一次 applies)."""
     return _chows(ctx).get("SHORT_STRAIGHT", 0)
 
 
 @_fan(
-    "TWO_TERMINAL_CHOWS", "老少副", "Two Terminal Chows", 1, needs=("regular", "chows2")
+    "TWO_TERMINAL_CHOWS",
+    "老少副",
+    "Two Terminal Chows",
+    1,
+    needs=("regular", "chows2"),
+    via=_chows,
 )
 def two_terminal_chows(ctx: ScoringContext) -> int:
     """123 and 789 of one suit (套算一次 applies)."""
@@ -123,7 +169,7 @@ def two_terminal_chows(ctx: ScoringContext) -> int:
     1,
     note="a wind pung scored as 圈风刻/门风刻 or inside 三风刻 is not counted"
     " again (不重复); 九莲宝灯 takes one",
-    needs=("triplets1",),
+    needs=("triplets1", "terminal_or_wind3"),
 )
 def pung_of_terminals_or_honors(ctx: ScoringContext) -> int:
     """A pung (or kong) of 1s, 9s or a wind; counted per pung."""
@@ -152,7 +198,7 @@ def pung_of_terminals_or_honors(ctx: ScoringContext) -> int:
     return max(n, 0)
 
 
-@_fan("MELDED_KONG", "明杠", "Melded Kong", 1, needs=("kongs",))
+@_fan("MELDED_KONG", "明杠", "Melded Kong", 1, needs=("melded_kong",))
 def melded_kong(ctx: ScoringContext) -> int:
     """A melded kong."""
     return int(ctx.hand.melded_kongs >= 1)
@@ -170,19 +216,19 @@ def no_honors(ctx: ScoringContext) -> int:
     return int(not ctx.hand.winds and not ctx.hand.dragons)
 
 
-@_fan("EDGE_WAIT", "边张", "Edge Wait", 1, needs=("wait",))
+@_fan("EDGE_WAIT", "边张", "Edge Wait", 1, needs=("edge_wait",))
 def edge_wait(ctx: ScoringContext) -> int:
     """Won on 3 of 12 or 7 of 89, the only wait."""
     return int(ctx.wait == "edge")
 
 
-@_fan("CLOSED_WAIT", "坎张", "Closed Wait", 1, needs=("wait",))
+@_fan("CLOSED_WAIT", "坎张", "Closed Wait", 1, needs=("closed_wait",))
 def closed_wait(ctx: ScoringContext) -> int:
     """Won on the middle of a chow, the only wait."""
     return int(ctx.wait == "closed")
 
 
-@_fan("SINGLE_WAIT", "单调将", "Single Wait", 1, needs=("wait",))
+@_fan("SINGLE_WAIT", "单调将", "Single Wait", 1, needs=("single_wait",))
 def single_wait(ctx: ScoringContext) -> int:
     """Won on the pair's tile, the only wait."""
     return int(ctx.wait == "single")
