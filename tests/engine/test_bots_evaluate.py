@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine.bots import evaluate as ev
+from games.engine.bots.defence import danger, opponent_tenpai
 from games.engine.bots.observation import Observation
 from games.engine.bots.plans import (
     INF,
@@ -13,6 +14,7 @@ from games.engine.bots.plans import (
     plans_for,
     pungs_deficiency,
 )
+from games.engine.bots.wins import engine_scorer
 from games.rules.melds import Meld
 from games.rules.rulesets import get
 from games.rules.shanten import Shape
@@ -109,13 +111,13 @@ def test_unseen_counts_only_what_the_seat_sees() -> None:
 def test_a_wait_under_the_minimum_fan_is_no_wait() -> None:
     # MCR (min 8): 234m 567p 345s 99p + 78s wins on 6s/9s with too few fan
     o = obs("mcr", "234m567p345s78s99p")
-    ctx = ev.make_context(o, HARD, ev.engine_scorer)
+    ctx = ev.make_context(o, HARD, engine_scorer)
     est = ev.value(ctx, list(o.hand), [])
     assert est.waits == ()
     assert est.plan != "WAIT"
     # 123456789m (清龙 16) + 78s 99p: a real wait on 6s and 9s
     o2 = obs("mcr", "123456789m78s99p")
-    ctx2 = ev.make_context(o2, HARD, ev.engine_scorer)
+    ctx2 = ev.make_context(o2, HARD, engine_scorer)
     est2 = ev.value(ctx2, list(o2.hand), [])
     assert est2.plan == "WAIT"
     assert set(est2.waits) == {idx("6s"), idx("9s")}
@@ -125,7 +127,7 @@ def test_a_wait_under_the_minimum_fan_is_no_wait() -> None:
 def test_discard_keeps_the_shape_and_the_effective_tiles() -> None:
     # 14 tiles: everything connected but the lone 7z
     o = obs("erren", "123m456m789m23m11z7z")
-    ctx = ev.make_context(o, HARD, ev.engine_scorer)
+    ctx = ev.make_context(o, HARD, engine_scorer)
     ranked = ev.rank_discards(ctx, list(o.hand), [])
     assert ranked[0][1] == idx("7z")
     assert ranked[0][2].plan.startswith("WAIT")
@@ -136,8 +138,8 @@ def test_effective_tiles_break_shanten_ties() -> None:
     # (8 tiles), 12m only on 3m (4 tiles); the two-sided wait is worth more
     two = obs("erren", "111z222z333z44z23m")
     edge = obs("erren", "111z222z333z44z12m")
-    vt = ev.value(ev.make_context(two, HARD, ev.engine_scorer), list(two.hand), [])
-    ve = ev.value(ev.make_context(edge, HARD, ev.engine_scorer), list(edge.hand), [])
+    vt = ev.value(ev.make_context(two, HARD, engine_scorer), list(two.hand), [])
+    ve = ev.value(ev.make_context(edge, HARD, engine_scorer), list(edge.hand), [])
     assert set(vt.waits) == {idx("1m"), idx("4m")}
     assert set(ve.waits) == {idx("3m")}
     assert vt.ukeire == 8
@@ -153,7 +155,7 @@ def test_danger_uses_only_visible_tiles() -> None:
         opp_ready_index=1,  # 6z and 2z were thrown after its 报听
         opp_melds=(Meld.parse("pung", "777z", "7z"),),
     )
-    d = ev.danger(o)
+    d = danger(o)
     assert d[idx("6z")] == 0.0
     assert d[idx("2z")] == 0.0
     assert d[idx("7z")] == 0.0  # all four 中 visible
@@ -170,8 +172,8 @@ def test_opponent_tenpai_estimate_rises_with_melds_and_ready() -> None:
         opp_discards=tuple(range(8)),
     )
     ready = obs("erren", "123m456m789m11z22z", opp_ready_index=0)
-    assert ev.opponent_tenpai(early) < ev.opponent_tenpai(melded) < 1.0
-    assert ev.opponent_tenpai(ready) == 1.0
+    assert opponent_tenpai(early) < opponent_tenpai(melded) < 1.0
+    assert opponent_tenpai(ready) == 1.0
 
 
 @pytest.mark.parametrize("ruleset", ["erren", "mcr"])
@@ -179,7 +181,7 @@ def test_value_prefers_closer_hands(ruleset: str) -> None:
     style = HARD
     near = obs(ruleset, "123m456m789m23m1z")  # one tile from waiting
     far = obs(ruleset, "147m258m369m1234z")  # far from anything
-    vn = ev.value(ev.make_context(near, style, ev.engine_scorer), list(near.hand), [])
-    vf = ev.value(ev.make_context(far, style, ev.engine_scorer), list(far.hand), [])
+    vn = ev.value(ev.make_context(near, style, engine_scorer), list(near.hand), [])
+    vf = ev.value(ev.make_context(far, style, engine_scorer), list(far.hand), [])
     assert vn.free_deficiency < vf.free_deficiency
     assert vn.utility > vf.utility

@@ -39,7 +39,9 @@ from ..actions import (
     Win,
 )
 from . import evaluate as ev
+from .defence import danger
 from .observation import Observation, observation_from_view
+from .wins import ScoredWin, WinScorer, engine_scorer
 
 
 class Bot(Protocol):
@@ -79,15 +81,15 @@ class PlanningBot:
     use_swaps = False
     noise = 0.0
 
-    def __init__(self, rng: random.Random, scorer: ev.WinScorer | None = None) -> None:
+    def __init__(self, rng: random.Random, scorer: WinScorer | None = None) -> None:
         self.rng = rng
-        self.scorer: ev.WinScorer | None = (
+        self.scorer: WinScorer | None = (
             scorer
             if scorer is not None
-            else (ev.engine_scorer if self.style.score_waits else None)
+            else (engine_scorer if self.style.score_waits else None)
         )
         self._ready_seen: dict[str, int] = {}
-        self._scores: dict[tuple[object, ...], ev.ScoredWin] = {}
+        self._scores: dict[tuple[object, ...], ScoredWin] = {}
 
     # ------------------------------------------------------------ the contract
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -198,7 +200,7 @@ class PlanningBot:
             and obs.opp_ready
             and ranked[0][2].free_deficiency >= self.fold_deficiency + 1
         ):
-            risk = ev.danger(obs)
+            risk = danger(obs)
             safest = min(ranked, key=lambda r: (risk[r[1]], -r[0]))
             ranked.insert(0, safest)
         best_score, best_tile, best_est = ranked[0]

@@ -18,47 +18,24 @@ worth to its owner:
 * the utility ``P × (V + tempo)``, where ``tempo`` prices the opponent's win
   that one's own win prevents (speed against value).
 
-:func:`danger` estimates, per kind, the chance that discarding it deals into
-the opponent's hand, from its visible discards and melds only.
+:func:`rank_discards` subtracts the deal-in risk of
+:mod:`games.engine.bots.defence` from each discard's utility.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import RuleSet, System
 from ...rules.shanten import Shape, min_deficiency
-from ...rules.situation import WinSituation
-from ...rules.tiles import NUM_KINDS, Tile
+from ...rules.tiles import NUM_KINDS
 from ...rules.waits import waits as rules_waits
+from .defence import danger, opponent_tenpai
 from .observation import Observation
 from .plans import INF, Plan, plan_deficiency, plans_for
-
-ScoredWin = tuple[int, frozenset[str]]
-"""A scored win: total fan (0 when it is no legal win) and the counted fans."""
-
-WinScorer = Callable[[Sequence[int], Sequence[Meld], WinSituation, RuleSet], ScoredWin]
-"""``(14-3m counts incl. the winning tile, melds, situation, rule set)`` →
-:data:`ScoredWin`; 0 when it is no win (under the minimum, bad shape)."""
-
-NO_WIN: ScoredWin = (0, frozenset())
-
-
-def engine_scorer(
-    counts: Sequence[int],
-    melds: Sequence[Meld],
-    situation: WinSituation,
-    ruleset: RuleSet,
-) -> ScoredWin:
-    """Score a complete hand with the rules engine (via games.engine.analysis)."""
-    from ..analysis import score_win
-
-    result = score_win(counts, melds, situation, ruleset)
-    if result is None:
-        return NO_WIN
-    return int(result.total), frozenset(f.id for f in result.fans if f.counted)
+from .wins import ScoredWin, WinScorer, win_fan
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,16 +141,6 @@ def implied_fan(ruleset: RuleSet) -> float:
 def base_value_of(ruleset: RuleSet) -> float:
     """A typical win's fan under ``ruleset`` (the opponent's expected win)."""
     return max(float(ruleset.min_fan), implied_fan(ruleset) + 2.0) * 1.3
-
-
-def opponent_tenpai(obs: Observation) -> float:
-    """Estimate the chance the opponent is waiting, from what is visible."""
-    if obs.opp_ready:
-        return 1.0
-    melds = max(len(obs.opp_melds), obs.opp_meld_count)
-    turns = len(obs.opp_discards) + melds
-    p = 0.03 * turns + 0.18 * melds
-    return min(max(p, 0.02), 0.9)
 
 
 def make_context(
@@ -300,104 +267,6 @@ def _concealed_bonus(ctx: Context, melds: Sequence[Meld]) -> float:
         return float(ctx.obs.ruleset.fan("CONCEALED_HAND").points)
     except KeyError:
         return 0.0
-
-
-def win_fan(
-    ctx: Context,
-    counts: Sequence[int],
-    melds: Sequence[Meld],
-    tile: int,
-    *,
-    self_drawn: bool,
-    ready: bool = False,
-) -> int:
-    """Fan of winning on ``tile`` with the waiting ``counts`` (0: no win).
-
-    ``counts`` include any wilds.  Cached in the context.  The hand's 任务
-    (seed 000 任务加倍), when the win would complete it, multiplies the fan
-    by the task's factor (the settlement adds ``base × factor``).
-    """
-    if ctx.scorer is None:
-        return int(ctx.base_value)
-    total, ids = scored_win(
-        ctx, counts, melds, tile, self_drawn=self_drawn, ready=ready
-    )
-    task = ctx.obs.task
-    if total and task is not None and _task_done(task, counts, melds, tile, ids):
-        return total * task[3]
-    return total
-
-
-def _task_done(
-    task: tuple[str, int | None, str | None, int],
-    counts: Sequence[int],
-    melds: Sequence[Meld],
-    tile: int,
-    ids: frozenset[str],
-) -> bool:
-    kind, task_tile, fan, _ = task
-    if kind == "pung" and task_tile is not None:
-        held = counts[task_tile] + (1 if tile == task_tile else 0)
-        return held >= 3 or any(
-            m.kind is not MeldKind.CHI and m.first.index == task_tile for m in melds
-        )
-    if kind == "kong":
-        return any(m.is_kong for m in melds)
-    if kind == "fan":
-        return fan in ids
-    return False
-
-
-def scored_win(
-    ctx: Context,
-    counts: Sequence[int],
-    melds: Sequence[Meld],
-    tile: int,
-    *,
-    self_drawn: bool,
-    ready: bool = False,
-) -> ScoredWin:
-    """The scorer's result for winning on ``tile`` (cached)."""
-    if ctx.scorer is None:
-        return NO_WIN
-    obs = ctx.obs
-    ready = ready or obs.ready
-    key = (
-        obs.ruleset.name,
-        tuple(counts),
-        tuple(melds),
-        tile,
-        self_drawn,
-        ready,
-        obs.seat_wind,
-        obs.round_wind,
-        obs.flowers,
-        obs.wild,
-        obs.bonus_tile,
-    )
-    got = ctx.cache.get(key)
-    if got is not None:
-        return got
-    full = list(counts)
-    full[tile] += 1
-    situation = WinSituation(
-        win_tile=Tile.from_index(tile),
-        self_drawn=self_drawn,
-        seat_wind=Tile.from_index(obs.seat_wind),
-        round_wind=Tile.from_index(obs.round_wind),
-        flowers=tuple(Tile.from_index(f) for f in obs.flowers),
-        ready=ready,
-        wild=None if obs.wild is None else Tile.from_index(obs.wild),
-        bonus_tiles=()
-        if obs.bonus_tile is None
-        else (Tile.from_index(obs.bonus_tile),),
-    )
-    try:
-        got = ctx.scorer(full, melds, situation, obs.ruleset)
-    except (ValueError, KeyError):
-        got = NO_WIN
-    ctx.cache[key] = got
-    return got
 
 
 def _tenpai_estimate(
@@ -671,59 +540,6 @@ def select_plans(
     return tuple(keep), levels
 
 
-def danger(obs: Observation) -> list[float]:
-    """Chance, per kind, that it is one of the opponent's winning tiles if
-    the opponent is waiting (0 for kinds one cannot hold or that are safe).
-
-    Uses only what the seat sees: the opponent's discards (after its 报听
-    they are certainly safe: the locked hand would have been asked to win),
-    tiles visible in full (no copy left to pair or wait on), 筋 (a 4 discarded
-    makes a 1-4 or 4-7 two-sided wait less likely) and 壁 (all four copies of
-    a neighbour visible rule the sequence out).
-    """
-    unseen = obs.unseen()
-    opp_disc = set(obs.opp_discards)
-    after_ready = (
-        set(obs.opp_discards[obs.opp_ready_index :])
-        if obs.opp_ready_index is not None
-        else set()
-    )
-    raw = [0.0] * NUM_KINDS
-    for k in range(NUM_KINDS):
-        if k in after_ready:
-            continue
-        # copies the opponent could still hold besides the one thrown
-        left = unseen[k]
-        w = 0.0
-        if left >= 1:
-            w += 0.5  # single wait (单钓)
-        if left >= 2:
-            w += 0.8  # pair wait (对倒)
-        if k < 27:
-            r = k % 9
-            base = k - r
-            live = [unseen[base + i] > 0 for i in range(9)] + [False] * 3
-
-            def ok(rank: int, live: list[bool] = live) -> bool:
-                return rank >= 0 and live[rank]
-
-            # two-sided: (r+1, r+2) waits on r and r+3; (r-2, r-1) on r and r-3
-            if ok(r + 1) and ok(r + 2):
-                w += 0.3 if (r + 3 <= 8 and base + r + 3 in opp_disc) else 1.0
-            if ok(r - 1) and ok(r - 2):
-                w += 0.3 if (r - 3 >= 0 and base + r - 3 in opp_disc) else 1.0
-            if ok(r - 1) and ok(r + 1):
-                w += 0.6  # closed wait (坎张)
-        if k in opp_disc:
-            w *= 0.4
-        raw[k] = w
-    total = sum(raw)
-    if total <= 0:
-        return raw
-    # a waiting hand has about two winning kinds
-    return [min(2.0 * w / total, 1.0) for w in raw]
-
-
 def discard_risk(ctx: Context) -> list[float]:
     """Deal-in chance per kind: P(opponent waiting) × :func:`danger`."""
     d = danger(ctx.obs)
@@ -731,8 +547,3 @@ def discard_risk(ctx: Context) -> list[float]:
     late = 1.0 - min(ctx.obs.wall_count / max(ctx.pool, 1), 1.0) * 0.5
     p = ctx.opp_tenpai * late
     return [p * x for x in d]
-
-
-def has_system(ruleset: RuleSet, system: System) -> bool:
-    """Whether the rule set switches ``system`` on."""
-    return system in ruleset.systems

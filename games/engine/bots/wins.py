@@ -1,0 +1,142 @@
+"""Scoring candidate wins for the bots, through the rules engine's scorer.
+
+A bot values a waiting hand by what each winning tile would really score
+(:func:`games.engine.analysis.score_win`): below the rule set's minimum fan a
+"wait" is no wait.  Results are cached per bot, keyed by everything the score
+depends on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ...rules.melds import Meld, MeldKind
+from ...rules.rulesets import RuleSet
+from ...rules.situation import WinSituation
+from ...rules.tiles import Tile
+
+if TYPE_CHECKING:
+    from .evaluate import Context
+
+ScoredWin = tuple[int, frozenset[str]]
+"""A scored win: total fan (0 when it is no legal win) and the counted fans."""
+
+WinScorer = Callable[[Sequence[int], Sequence[Meld], WinSituation, RuleSet], ScoredWin]
+"""``(14-3m counts incl. the winning tile, melds, situation, rule set)`` →
+:data:`ScoredWin`; 0 when it is no win (under the minimum, bad shape)."""
+
+NO_WIN: ScoredWin = (0, frozenset())
+
+
+def engine_scorer(
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> ScoredWin:
+    """Score a complete hand with the rules engine (via games.engine.analysis)."""
+    from ..analysis import score_win
+
+    result = score_win(counts, melds, situation, ruleset)
+    if result is None:
+        return NO_WIN
+    return int(result.total), frozenset(f.id for f in result.fans if f.counted)
+
+
+def win_fan(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    tile: int,
+    *,
+    self_drawn: bool,
+    ready: bool = False,
+) -> int:
+    """Fan of winning on ``tile`` with the waiting ``counts`` (0: no win).
+
+    ``counts`` include any wilds.  Cached in the context.  The hand's 任务
+    (seed 000 任务加倍), when the win would complete it, multiplies the fan
+    by the task's factor (the settlement adds ``base × factor``).
+    """
+    if ctx.scorer is None:
+        return int(ctx.base_value)
+    total, ids = scored_win(
+        ctx, counts, melds, tile, self_drawn=self_drawn, ready=ready
+    )
+    task = ctx.obs.task
+    if total and task is not None and _task_done(task, counts, melds, tile, ids):
+        return total * task[3]
+    return total
+
+
+def _task_done(
+    task: tuple[str, int | None, str | None, int],
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    tile: int,
+    ids: frozenset[str],
+) -> bool:
+    kind, task_tile, fan, _ = task
+    if kind == "pung" and task_tile is not None:
+        held = counts[task_tile] + (1 if tile == task_tile else 0)
+        return held >= 3 or any(
+            m.kind is not MeldKind.CHI and m.first.index == task_tile for m in melds
+        )
+    if kind == "kong":
+        return any(m.is_kong for m in melds)
+    if kind == "fan":
+        return fan in ids
+    return False
+
+
+def scored_win(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    tile: int,
+    *,
+    self_drawn: bool,
+    ready: bool = False,
+) -> ScoredWin:
+    """The scorer's result for winning on ``tile`` (cached)."""
+    if ctx.scorer is None:
+        return NO_WIN
+    obs = ctx.obs
+    ready = ready or obs.ready
+    key = (
+        obs.ruleset.name,
+        tuple(counts),
+        tuple(melds),
+        tile,
+        self_drawn,
+        ready,
+        obs.seat_wind,
+        obs.round_wind,
+        obs.flowers,
+        obs.wild,
+        obs.bonus_tile,
+    )
+    got = ctx.cache.get(key)
+    if got is not None:
+        return got
+    full = list(counts)
+    full[tile] += 1
+    situation = WinSituation(
+        win_tile=Tile.from_index(tile),
+        self_drawn=self_drawn,
+        seat_wind=Tile.from_index(obs.seat_wind),
+        round_wind=Tile.from_index(obs.round_wind),
+        flowers=tuple(Tile.from_index(f) for f in obs.flowers),
+        ready=ready,
+        wild=None if obs.wild is None else Tile.from_index(obs.wild),
+        bonus_tiles=()
+        if obs.bonus_tile is None
+        else (Tile.from_index(obs.bonus_tile),),
+    )
+    try:
+        got = ctx.scorer(full, melds, situation, obs.ruleset)
+    except (ValueError, KeyError):
+        got = NO_WIN
+    ctx.cache[key] = got
+    return got
