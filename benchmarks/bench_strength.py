@@ -11,7 +11,8 @@ so both bots get the same tiles.  Reported per pairing:
   ``mean ± 1.96 · sd / √seeds``;
 * A's win-rate edge (A's wins − B's wins per hand) with its 95 % interval.
 
-A beats B at 95 % confidence when the coin interval lies above 0.
+A beats B at 95 % confidence when the coin interval lies above 0; the exit
+status is 0 only when every A beats its B.
 
 Run (2 worker processes, progress on stderr)::
 
@@ -118,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(header)
     print("-" * len(header))
+    all_beat = True
     for rs in args.rulesets:
         for pair in args.pairings:
             a, b = pair.split(":")
@@ -141,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{mean:+9.2f} ± {half:6.2f}          "
                 f"{emean:+7.3f} ± {ehalf:5.3f}       {verdict}"
             )
-    return 0
+    return 0 if all_beat else 1
 
 
 if __name__ == "__main__":
