@@ -48,7 +48,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--think", type=float, default=1.0, help="mean think time, s")
-    p.add_argument("--daphnes", type=int, default=2)
+    p.add_argument("--daphnes", type=int, default=4)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument(
         "--database-url",
@@ -259,6 +259,20 @@ async def run_clients(cluster, tables, args, stats: Stats) -> float:
     return time.monotonic() - start
 
 
+def cpu_seconds(cluster) -> dict[str, float]:
+    """CPU time (user + system, s) used so far by each cluster process."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for log, proc in zip(cluster.logs, cluster.procs, strict=True):
+        try:
+            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1]
+            parts = fields.split()
+            out[log.stem] = (int(parts[11]) + int(parts[12])) / tick
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     env = prepare(args)
@@ -271,11 +285,16 @@ def main(argv: list[str] | None = None) -> int:
     tables = make_tables(args.tables)
     cluster = Cluster(env, daphnes=args.daphnes, workers=args.workers)
     stats = Stats()
+    cpu_before: dict[str, float] = {}
+    cpu_after: dict[str, float] = {}
     try:
         cluster.start()
+        cpu_before = cpu_seconds(cluster)
         elapsed = asyncio.run(run_clients(cluster, tables, args, stats))
+        cpu_after = cpu_seconds(cluster)
     finally:
         cluster.stop()
+    cpu = {k: round(cpu_after[k] - cpu_before.get(k, 0.0), 1) for k in cpu_after}
     lat = sorted(x * 1000 for x in stats.latencies)
 
     def pct(p: float) -> float | None:
@@ -300,6 +319,13 @@ def main(argv: list[str] | None = None) -> int:
             "max": round(lat[-1], 1) if lat else None,
             "mean": round(statistics.fmean(lat), 1) if lat else None,
         },
+        "server_cpu_s": cpu,
+        "server_cpu_ms_per_action": (
+            round(1000 * sum(cpu.values()) / stats.actions, 1)
+            if stats.actions
+            else None
+        ),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "frames": stats.frames,
         "refusals": stats.refusals,
         "hands_finished": stats.hands,
