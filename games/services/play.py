@@ -322,6 +322,15 @@ def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
         forget_hand(record.pk)
         raise
     remember_hand(record.pk, hand)
+    conns = table.connections or [0, 0]
+    for seat in (0, 1):
+        if table.is_human(seat) and not conns[seat]:
+            # a player who never opens the table goes to 托管 after the grace
+            schedule(
+                "seat_away",
+                [table.pk, seat, record.pk],
+                at=now + settings.MAHJONG_DISCONNECT_GRACE,
+            )
     return record
 
 

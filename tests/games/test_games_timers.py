@@ -239,3 +239,22 @@ def test_embedded_default_runs_delayed_jobs_in_a_timer_thread(settings):
 
     # the bot offer and the pre-deal deadline are still pending on threads
     assert cancel_timers() >= 1
+
+
+def test_a_player_who_never_connects_goes_to_tuoguan(alice, bob, room, monkeypatch):
+    import games.services.play as play
+
+    planned = []
+    real = play.schedule
+    monkeypatch.setattr(
+        play,
+        "schedule",
+        lambda name, args, at: planned.append((name, args)) or real(name, args, at=at),
+    )
+    quick_match(alice, room)
+    t = quick_match(bob, room)
+    # nobody opened the table page: a grace job per seat started with the hand
+    assert ("seat_away", [t.pk, 0, t.hand_id]) in planned
+    assert ("seat_away", [t.pk, 1, t.hand_id]) in planned
+    assert do_seat_away(t.pk, 0, t.hand_id) is True
+    assert _hand(t).state.auto[0] is True
