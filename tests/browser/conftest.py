@@ -1,7 +1,7 @@
 """Browser tests: Playwright driving Debian's chromium against a Daphne server.
 
-Marked ``browser``; they skip (with the reason) when chromium or Playwright is
-missing, which ``scripts/test`` installs.
+Marked ``browser``; they fail with the reason when chromium is missing (which
+``scripts/test`` installs); deselect them with ``-m "not browser"``.
 """
 
 from __future__ import annotations
@@ -49,8 +49,11 @@ def live() -> Iterator[LiveServer]:
 def browser() -> Iterator[Any]:
     path = chromium_path()
     if path is None:
-        pytest.skip("chromium is not installed (scripts/test installs it)")
-    sync_api = pytest.importorskip("playwright.sync_api")
+        pytest.fail(
+            "chromium is not installed: run scripts/test (it installs Debian's "
+            'chromium) or deselect with -m "not browser"'
+        )
+    from playwright import sync_api
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:
