@@ -54,6 +54,7 @@ def browser() -> Iterator[Any]:
             'chromium) or deselect with -m "not browser"'
         )
     from playwright import sync_api
+
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:
