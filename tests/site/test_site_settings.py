@@ -100,7 +100,10 @@ def test_database_and_redis_urls_select_postgresql_and_redis():
     assert probe["db_engine"] == "django.db.backends.postgresql"
     assert (probe["db_name"], probe["db_host"]) == ("mahjong", "db.internal")
     assert probe["channel_backend"] == "channels_redis.core.RedisChannelLayer"
-    assert probe["channel_hosts"] == ["redis://cache.internal:6380/2"]
+    # socket_timeout above channels-redis's 5 s blocking receive (redis-py 8)
+    assert probe["channel_hosts"] == [
+        {"address": "redis://cache.internal:6380/2", "socket_timeout": 30}
+    ]
     assert probe["celery_eager"] is False
     assert probe["celery_broker"] == "redis://cache.internal:6380/2"
     assert probe["celery_backend"] == "redis://cache.internal:6380/2"
