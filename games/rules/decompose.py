@@ -80,6 +80,7 @@ class Group:
     concealed: bool = True
     declared: bool = False
     knitted: tuple[int, ...] = ()
+    _text: str = field(default="", init=False, compare=False, repr=False)
 
     @property
     def index(self) -> int:
@@ -115,11 +116,13 @@ class Group:
         return _group_text(self)
 
 
-@lru_cache(maxsize=4096)
 def _group_text(g: Group) -> str:
-    text = format_tiles(g.tiles)
-    if g.declared:
-        return f"[{text}]" if not g.concealed else f"[{text}]暗"
+    text = g._text
+    if not text:
+        text = format_tiles(g.tiles)
+        if g.declared:
+            text = f"[{text}]" if not g.concealed else f"[{text}]暗"
+        object.__setattr__(g, "_text", text)  # groups are shared: kept once
     return text
 
 

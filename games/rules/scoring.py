@@ -130,39 +130,47 @@ class HandFacts:
         standing: Sequence[int],
         melds: Sequence[Meld],
         situation: WinSituation,
+        _known: tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
+        | None = None,
     ) -> None:
+        # _known: (concealed, counts, mask, melded, kongs, concealed kongs)
+        # when the caller has them already (see _prepare).
         self.melds = melds = tuple(melds)
         self.situation = situation
         win = situation.win_tile.index
         self.win = win
         self.standing = tuple(standing)
-        conc = list(standing)
-        conc[win] += 1
-        self.concealed = tuple(conc)
-        melded = kongs = ckongs = 0
-        if melds:
-            counts = conc
-            ckind = MeldKind.CONCEALED_KONG
-            kkind = MeldKind.KONG
-            for m in melds:
-                for t in m.tiles:
-                    counts[t.index] += 1
-                k = m.kind
-                if k is ckind:
-                    ckongs += 1
-                    kongs += 1
-                else:
-                    melded += 1
-                    if k is kkind:
-                        kongs += 1
-            self.counts = tuple(counts)
+        if _known is not None:
+            self.concealed, counts_t, mask, melded, kongs, ckongs = _known
+            self.counts = counts_t
         else:
-            self.counts = self.concealed
-        counts_t = self.counts
-        mask = 0
-        for i, n in enumerate(counts_t):
-            if n:
-                mask |= 1 << i
+            conc = list(standing)
+            conc[win] += 1
+            self.concealed = tuple(conc)
+            melded = kongs = ckongs = 0
+            if melds:
+                counts = conc
+                ckind = MeldKind.CONCEALED_KONG
+                kkind = MeldKind.KONG
+                for m in melds:
+                    for t in m.tiles:
+                        counts[t.index] += 1
+                    k = m.kind
+                    if k is ckind:
+                        ckongs += 1
+                        kongs += 1
+                    else:
+                        melded += 1
+                        if k is kkind:
+                            kongs += 1
+                self.counts = tuple(counts)
+            else:
+                self.counts = self.concealed
+            counts_t = self.counts
+            mask = 0
+            for i, n in enumerate(counts_t):
+                if n:
+                    mask |= 1 << i
         self.mask = mask
         self.suits = (
             (1 if mask & 0x1FF else 0)
@@ -777,15 +785,54 @@ _Cond = Callable[["ScoringContext"], int]
 _Plain = tuple[tuple[int, Fan, _Cond], ...]
 _Batched = tuple[tuple[Analysis, dict[str, tuple[tuple[int, Fan], ...]]], ...]
 # Fans grouped by requirement: (features needed, conditions, analyses to run).
-_Stage = tuple[tuple[int, _Plain, _Batched], ...]
+_Groups = tuple[tuple[int, _Plain, _Batched], ...]
+# Per shape: groups needing only common features, groups keyed by a rare
+# feature they need (tried only when the context has it), the rare keys.
+_Stage = tuple[_Groups, dict[int, _Groups], int]
+
+# Features most contexts lack: a group needing one is filed under it, so the
+# scorer does not even look at it otherwise.  (Any choice is correct; this
+# one is fast.)  Tile-set features (tiles_feature) are rare too.
+_RARE = tuple(
+    FEATURES[name]
+    for name in (
+        "fallback",
+        "last_draw",
+        "last_claim",
+        "replacement",
+        "robbing",
+        "last_tile",
+        "melded4",
+        "concealed_pungs4",
+        "triplets4",
+        "concealed_pungs3",
+        "kongs",
+        "melded_kong",
+        "concealed_kong",
+        "hog",
+        "pair_wind",
+        "pair_dragon",
+        "pair_five",
+        "dragon3",
+        "round_wind3",
+        "seat_wind3",
+        "edge_wait",
+        "closed_wait",
+        "single_wait",
+        "concealed_pungs2",
+        "no_melds",
+        "terminal_or_wind3",
+        "pair_terminal_or_honor",
+    )
+)
 
 
 class _Plan:
     """A fan table prepared for scoring: each fan's rank (value order),
-    requirement and shared analysis, and per shape the fans grouped by
-    requirement."""
+    requirement, shared analysis and 不计 set (as rank bits), and per shape
+    the fans grouped by requirement."""
 
-    __slots__ = ("fans", "entries", "by_shape", "all")
+    __slots__ = ("fans", "entries", "by_shape", "all", "excludes", "lines")
 
     def __init__(self, fans: Sequence[Fan]) -> None:
         self.fans = fans
@@ -797,38 +844,59 @@ class _Plan:
             for rank, i in enumerate(order)
         )
         self.all: _Plain = tuple((r, f, f.condition) for r, f, _ in self.entries)
+        ranks: dict[str, int] = {}
+        for r, f, _ in self.entries:
+            ranks[f.id] = ranks.get(f.id, 0) | 1 << r
+        self.excludes = tuple(
+            sum(ranks.get(x, 0) for x in set(f.excludes)) for _, f, _ in self.entries
+        )
         self.by_shape: dict[Shape, _Stage] = {}
+        # counted breakdown lines by rank << 8 | count
+        self.lines: dict[int, FanLine] = {}
 
     def stage(self, shape: Shape) -> _Stage:
         """The fans a split of ``shape`` may have, grouped by requirement
         (the shape's own features left out of the requirement)."""
         got = self.by_shape.get(shape)
         if got is None:
-            bits = _SHAPE_BIT[shape]
-            groups: dict[int, tuple[list[tuple[int, Fan, _Cond]], dict[Any, Any]]] = {}
-            for rank, fan, need in self.entries:
-                if need & _ALL_SHAPES & ~bits:
-                    continue  # needs another shape
-                plain, batched = groups.setdefault(need & ~bits, ([], {}))
-                via = _READS.get(fan.condition)
-                if via is None:
-                    plain.append((rank, fan, fan.condition))
-                else:
-                    keys = batched.setdefault(via[0], {})
-                    keys.setdefault(via[1], []).append((rank, fan))
-            got = tuple(
-                (
-                    need,
-                    tuple(plain),
-                    tuple(
-                        (a, {k: tuple(v) for k, v in keys.items()})
-                        for a, keys in batched.items()
-                    ),
-                )
-                for need, (plain, batched) in groups.items()
-            )
-            self.by_shape[shape] = got
+            got = self.by_shape[shape] = self._stage(shape)
         return got
+
+    def _stage(self, shape: Shape) -> _Stage:
+        bits = _SHAPE_BIT[shape]
+        groups: dict[int, tuple[list[tuple[int, Fan, _Cond]], dict[Any, Any]]] = {}
+        for rank, fan, need in self.entries:
+            if need & _ALL_SHAPES & ~bits:
+                continue  # needs another shape
+            plain, batched = groups.setdefault(need & ~bits, ([], {}))
+            via = _READS.get(fan.condition)
+            if via is None:
+                plain.append((rank, fan, fan.condition))
+            else:
+                keys = batched.setdefault(via[0], {})
+                keys.setdefault(via[1], []).append((rank, fan))
+        common: list[tuple[int, _Plain, _Batched]] = []
+        rare: dict[int, list[tuple[int, _Plain, _Batched]]] = {}
+        rare_bits = [*_RARE, *_TILE_FEATURES]
+        for need, (plain, batched) in groups.items():
+            group = (
+                need,
+                tuple(plain),
+                tuple(
+                    (a, {k: tuple(v) for k, v in keys.items()})
+                    for a, keys in batched.items()
+                ),
+            )
+            key = next((b for b in rare_bits if need & b), 0)
+            if key:
+                rare.setdefault(key, []).append(group)
+            else:
+                common.append(group)
+        rare_t = {k: tuple(v) for k, v in rare.items()}
+        rare_mask = 0
+        for k in rare_t:
+            rare_mask |= k
+        return tuple(common), rare_t, rare_mask
 
 
 # A fan table's plan, by the table's identity (kept alive by the entry).
@@ -842,28 +910,37 @@ def _plan(fans: Sequence[Fan]) -> _Plan:
     return got
 
 
-# (fan, count, excluded by fan id or None) in value order
-_Present = list[tuple[Fan, int, str | None]]
+# (rank, fan, count) of the fans present, in value order
+_Found = list[tuple[int, Fan, int]]
 
 
-def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Present, int, int]:
+def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Found, int, int]:
     """Evaluate the fans; apply 不计; return (present, total, minimum)."""
     plan = _plan(fans)
     feats = _split_features(ctx) | ctx.hand.features
-    found: list[tuple[int, Fan, int]] = []
-    for need, plain, batched in plan.stage(ctx.shape):
-        if need & feats != need:
-            continue
-        for r, f, cond in plain:
-            n = cond(ctx)
-            if n:
-                found.append((r, f, n))
-        for analysis, keys in batched:
-            for key, n in analysis(ctx).items():
-                hit = keys.get(key)
-                if hit is not None and n:
-                    for r, f in hit:
-                        found.append((r, f, n))
+    found: _Found = []
+    common, rare, rare_mask = plan.stage(ctx.shape)
+    groups: Sequence[tuple[int, _Plain, _Batched]] = common
+    more = feats & rare_mask
+    while True:
+        for need, plain, batched in groups:
+            if need & feats != need:
+                continue
+            for r, f, cond in plain:
+                n = cond(ctx)
+                if n:
+                    found.append((r, f, n))
+            for analysis, keys in batched:
+                for key, n in analysis(ctx).items():
+                    hit = keys.get(key)
+                    if hit is not None and n:
+                        for r, f in hit:
+                            found.append((r, f, n))
+        if not more:
+            break
+        bit = more & -more
+        more ^= bit
+        groups = rare[bit]
     for _, f, _ in found:
         if f.counts_toward_minimum:
             break
@@ -874,26 +951,86 @@ def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Present, int, 
             (r, f, n) for r, f, cond in plan.all if r not in got and (n := cond(ctx))
         ]
         ctx.nothing_else = False
-    found.sort(key=_first)
-    excluded: dict[str, str] = {}
-    out: _Present = []
+    found.sort()  # by rank: ranks are unique, fans are never compared
+    excludes = plan.excludes
+    out = 0  # ranks not counted (不计)
     total = minimum = 0
-    for _, fan, n in found:
-        by = excluded.get(fan.id)
-        out.append((fan, n, by))
-        if by is not None:
+    for r, fan, n in found:
+        if out >> r & 1:
             continue
-        total += fan.points * n
+        v = fan.points * n
+        total += v
         if fan.counts_toward_minimum:
-            minimum += fan.points * n
-        for x in fan.excludes:
-            if x not in excluded:
-                excluded[x] = fan.id
-    return out, total, minimum
+            minimum += v
+        out |= excludes[r]
+    return found, total, minimum
 
 
-def _first(item: tuple[int, Fan, int]) -> int:
-    return item[0]
+def _prepare(
+    concealed: Sequence[Tile], melds: Sequence[Meld], situation: WinSituation
+) -> HandFacts:
+    """:func:`_validate` and :class:`HandFacts` in one pass (same errors)."""
+    n_melds = len(melds)
+    if n_melds > 4 or len(concealed) != 13 - 3 * n_melds:
+        _validate(concealed, melds, situation)  # raises the error
+    win = situation.win_tile
+    wi = win.index
+    c = [0] * (NUM_KINDS + 8)  # flowers land in 34-41 and are refused
+    mask = _BIT[wi]
+    for t in concealed:
+        i = t.index
+        c[i] += 1
+        mask |= _BIT[i]
+    c[wi] += 1
+    if mask >> NUM_KINDS:
+        _validate(concealed, melds, situation)  # raises the error
+    del c[NUM_KINDS:]
+    conc = tuple(c)
+    c[wi] -= 1
+    standing = tuple(c)
+    melded = kongs = ckongs = 0
+    if melds:
+        total = list(conc)
+        for m in melds:
+            for t in m.tiles:
+                i = t.index
+                total[i] += 1
+                mask |= _BIT[i]
+            k = m.kind
+            if k is _CONCEALED_KONG:
+                ckongs += 1
+                kongs += 1
+            else:
+                melded += 1
+                if k is _KONG:
+                    kongs += 1
+        counts = tuple(total)
+    else:
+        counts = conc
+    s = situation
+    if (
+        max(counts) > 4
+        or not (27 <= s.seat_wind.index < 31 and 27 <= s.round_wind.index < 31)
+        or (s.flowers and not _flowers_ok(s.flowers))
+        or (s.kong and (kongs == 0 if s.self_drawn else counts[wi] != 1))
+        or (s.last_tile and standing[wi] > 0)
+    ):
+        _validate(concealed, melds, situation)  # raises the error
+    return HandFacts(
+        standing, melds, situation, (conc, counts, mask, melded, kongs, ckongs)
+    )
+
+
+def _flowers_ok(flowers: Sequence[Tile]) -> bool:
+    for f in flowers:
+        if f.index < NUM_KINDS:
+            return False
+    return len(flowers) < 2 or len(set(flowers)) == len(flowers)
+
+
+_BIT = tuple(1 << i for i in range(NUM_KINDS + 8))
+_CONCEALED_KONG = MeldKind.CONCEALED_KONG
+_KONG = MeldKind.KONG
 
 
 def _validate(
@@ -953,7 +1090,7 @@ def _validate(
     return counts
 
 
-_Candidate = tuple[ScoringContext, _Present, int, int]
+_Candidate = tuple[ScoringContext, _Found, int, int]
 
 
 def _candidates(
@@ -962,26 +1099,38 @@ def _candidates(
     situation: WinSituation,
     ruleset: RuleSet,
 ) -> list[_Candidate]:
-    standing = _validate(concealed, melds, situation)
-    hand = HandFacts(standing, melds, situation)
+    hand = _prepare(concealed, melds, situation)
     fans = ruleset.fans
     out = []
     for d in split_hand(hand.concealed, meld_signature(hand.melds), ruleset.shapes):
         ctx = ScoringContext(hand, d)
-        present, total, minimum = _evaluate(ctx, fans)
-        out.append((ctx, present, total, minimum))
+        found, total, minimum = _evaluate(ctx, fans)
+        out.append((ctx, found, total, minimum))
     return out
 
 
 def _result(ruleset: RuleSet, cand: _Candidate) -> ScoreResult:
-    ctx, present, total, minimum = cand
-    counted = []
-    skipped = []
-    for fan, n, by in present:
-        if by is None:
-            counted.append(_line(fan, n))
-        else:
-            skipped.append(_line(fan, n, by))
+    ctx, found, total, minimum = cand
+    plan = _plan(ruleset.fans)
+    excludes = plan.excludes
+    lines = plan.lines
+    counted: list[FanLine] = []
+    skipped: list[FanLine] = []
+    by: list[tuple[int, Fan]] = []  # counted so far: (rank, fan)
+    out = 0
+    for r, fan, n in found:
+        if out >> r & 1:
+            for r2, f2 in by:
+                if excludes[r2] >> r & 1:
+                    skipped.append(_line(fan, n, f2.id))
+                    break
+            continue
+        line = lines.get(r << 8 | n)
+        if line is None:
+            line = lines[r << 8 | n] = _line(fan, n)
+        counted.append(line)
+        by.append((r, fan))
+        out |= excludes[r]
     error = None
     if minimum < ruleset.min_fan:
         error = f"below the {ruleset.min_fan}-fan minimum ({minimum})"

@@ -3,7 +3,8 @@ per-decomposition analyses several fans read (see :mod:`.mcr`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..decompose import GroupKind
@@ -114,20 +115,42 @@ for _name, _tiles in (
     tiles_feature(_name, _tiles)
 
 
-def _chows(ctx: ScoringContext) -> dict[str, int]:
-    got: dict[str, int] | None = ctx.cache.get("mcr.chows")
+_NONE: Mapping[str, int] = MappingProxyType({})
+# Analyses by (sorted set tile indices[, pair]): a few thousand keys occur.
+_CHOW_MEMO: dict[tuple[int, ...], Mapping[str, int]] = {}
+_PUNG_MEMO: dict[tuple[int, ...], Mapping[str, int]] = {}
+
+
+def _chows(ctx: ScoringContext) -> Mapping[str, int]:
+    """The chow fans of the split (套算一次 applied), memoised per context."""
+    got: Mapping[str, int] | None = ctx.cache.get("mcr.chows")
     if got is None:
         got = ctx.cache["mcr.chows"] = _chow_analysis(ctx)
     return got
 
 
-def _chow_analysis(ctx: ScoringContext) -> dict[str, int]:
-    if ctx.shape is not _REG or len(ctx.chows) < 2:
-        return {}
-    if len(ctx.chows) == 4 and ctx.pair is not None and ctx.pair.rank == 5:
-        p = ctx.pair.index
+def _chow_analysis(ctx: ScoringContext) -> Mapping[str, int]:
+    chows = ctx.chows
+    if ctx.shape is not _REG or len(chows) < 2:
+        return _NONE
+    starts = sorted([g.tile.index for g in chows])
+    if len(starts) == 4:  # 双龙会 needs the pair: a suited 5
+        p = ctx.pair.index if ctx.pair is not None else -1
+        starts.append(p if p < 27 and p % 9 == 4 else -1)
+    key = tuple(starts)
+    got = _CHOW_MEMO.get(key)
+    if got is None:
+        if len(_CHOW_MEMO) >= 1 << 16:
+            _CHOW_MEMO.clear()
+        got = _CHOW_MEMO[key] = MappingProxyType(_chow_fans(key))
+    return got
+
+
+def _chow_fans(key: tuple[int, ...]) -> dict[str, int]:
+    starts = key[:4]
+    if len(key) == 5 and key[4] >= 0:  # 4 chows and a pair of 5
+        p = key[4]
         ps = p // 9
-        starts = sorted(g.tile.index for g in ctx.chows)
         ranks = [s % 9 for s in starts]
         suits = [s // 9 for s in starts]
         if all(r in (0, 6) for r in ranks):
@@ -138,21 +161,31 @@ def _chow_analysis(ctx: ScoringContext) -> dict[str, int]:
                 (s, r) for s, r in zip(suits, ranks, strict=True)
             } == {(s, r) for s in others for r in (0, 6)}:
                 return {"THREE_SUITED_TERMINAL_CHOWS": 1}
-    mids = tuple(sorted(OCODE[g.tile.index] + 1 for g in ctx.chows))
+    mids = tuple(sorted(OCODE[i] + 1 for i in starts))
     return dict(chow_fans(mids))
 
 
-def _pungs(ctx: ScoringContext) -> dict[str, int]:
-    got: dict[str, int] | None = ctx.cache.get("mcr.pungs")
+def _pungs(ctx: ScoringContext) -> Mapping[str, int]:
+    """The pung fans of the split (套算一次 applied), memoised per context."""
+    got: Mapping[str, int] | None = ctx.cache.get("mcr.pungs")
     if got is None:
         got = ctx.cache["mcr.pungs"] = _pung_analysis(ctx)
     return got
 
 
-def _pung_analysis(ctx: ScoringContext) -> dict[str, int]:
-    if ctx.shape is not _REG or len(ctx.triplets) < 2:
-        return {}
-    return dict(pung_fans(tuple(sorted(OCODE[g.tile.index] for g in ctx.triplets))))
+def _pung_analysis(ctx: ScoringContext) -> Mapping[str, int]:
+    trips = ctx.triplets
+    if ctx.shape is not _REG or len(trips) < 2:
+        return _NONE
+    key = tuple(sorted([g.tile.index for g in trips]))
+    got = _PUNG_MEMO.get(key)
+    if got is None:
+        if len(_PUNG_MEMO) >= 1 << 16:
+            _PUNG_MEMO.clear()
+        got = _PUNG_MEMO[key] = MappingProxyType(
+            dict(pung_fans(tuple(sorted(OCODE[i] for i in key))))
+        )
+    return got
 
 
 def _only(ctx: ScoringContext, allowed: int) -> bool:
