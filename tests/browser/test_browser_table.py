@@ -116,6 +116,15 @@ def test_two_people_play_a_hand_to_the_end(live, browser):
     b.wait_for_url(re.compile(r"/table/\d+/$"))
     assert a.url == b.url  # paired at the waiting table
     a.wait_for_selector("[data-testid=my-hand]")
+    # 托管 on and off with the A key: both players see the flag meanwhile (A's
+    # seat plays itself at once; B, a person, keeps the pace)
+    a.keyboard.press("a")
+    a.wait_for_selector("[data-action=auto][aria-pressed=true]")
+    a.wait_for_selector("#mj-me .mj-flag--auto")
+    b.wait_for_selector("#mj-opponent .mj-flag--auto")
+    a.keyboard.press("a")
+    a.wait_for_selector("[data-action=auto][aria-pressed=false]")
+    b.wait_for_selector("#mj-opponent .mj-flag--auto", state="detached")
 
     end = time.time() + 300
     n = 0
