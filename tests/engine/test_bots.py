@@ -359,3 +359,18 @@ def test_every_rule_set_plays_to_the_end(level: str, ruleset: str) -> None:
         hand = play_hand(ruleset, f"{i + 7:032x}", bots, dealer=i % 2)
         assert hand.ended
         assert hand.state.result is not None
+
+
+def test_bot_remembers_where_the_opponents_ready_began() -> None:
+    from games.engine.bots.base import PlanningBot
+
+    bot = make_bot("hard", random.Random(0))
+    assert isinstance(bot, PlanningBot)
+    view = _view(_tiles("123m456m789m11z23m"), drawn="7z", ruleset="erren")
+    view["opponent"]["ready"] = True
+    view["opponent"]["discards"] = ["1z", "5m", "9m"]  # 9m made with 报听
+    assert bot._observe(view).opp_ready_index == 2
+    view["opponent"]["discards"] = ["1z", "5m", "9m", "3m", "6z"]
+    assert bot._observe(view).opp_ready_index == 2  # remembered
+    view["commitment"] = "another hand"
+    assert bot._observe(view).opp_ready_index == 4

@@ -124,8 +124,11 @@ class PlanningBot:
         key = f"{view.get('commitment')}:{view.get('seat')}"
         idx = self._ready_seen.get(key)
         if them.get("ready") and idx is None:
+            # first seen right after the declaration: its last discard is the
+            # one made with it (which may be a winning tile); later ones are
+            # the locked hand's and cannot be
             n = len(them.get("discards") or ())
-            idx = n if view.get("phase") == "turn" else max(n - 1, 0)
+            idx = max(n - 1, 0)
             if len(self._ready_seen) > 64:
                 self._ready_seen.clear()
             self._ready_seen[key] = idx
