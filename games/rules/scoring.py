@@ -561,8 +561,11 @@ _REQUIRES: dict[Callable[..., int], int] = {}
 C = TypeVar("C", bound=Callable[..., int])
 
 
-def requires(*features: str) -> Callable[[C], C]:
+def requires(*features: str, exact: bool = False) -> Callable[[C], C]:
     """Declare that a fan condition is 0 unless the context has ``features``.
+
+    With ``exact``, also that it is 1 whenever the context has them: the
+    scorer then credits the fan without calling the condition.
 
     Raises:
         KeyError: an unknown feature name (see :data:`FEATURES`).
@@ -573,9 +576,16 @@ def requires(*features: str) -> Callable[[C], C]:
 
     def deco(fn: C) -> C:
         _REQUIRES[fn] = mask
+        if exact:
+            _EXACT.add(fn)
+        else:
+            _EXACT.discard(fn)
         return fn
 
     return deco
+
+
+_EXACT: set[Callable[..., int]] = set()
 
 
 # Tile-set features: bit -> the tiles (bit set over indices) allowed.
@@ -785,7 +795,8 @@ _Cond = Callable[["ScoringContext"], int]
 _Plain = tuple[tuple[int, Fan, _Cond], ...]
 _Batched = tuple[tuple[Analysis, dict[str, tuple[tuple[int, Fan], ...]]], ...]
 # Fans grouped by requirement: (features needed, conditions, analyses to run).
-_Groups = tuple[tuple[int, _Plain, _Batched], ...]
+_Exact = tuple[tuple[int, Fan, int], ...]  # (rank, fan, 1)
+_Groups = tuple[tuple[int, _Plain, _Batched, _Exact], ...]
 # Per shape: groups needing only common features, groups keyed by a rare
 # feature they need (tried only when the context has it), the rare keys.
 _Stage = tuple[_Groups, dict[int, _Groups], int]
@@ -864,21 +875,23 @@ class _Plan:
 
     def _stage(self, shape: Shape) -> _Stage:
         bits = _SHAPE_BIT[shape]
-        groups: dict[int, tuple[list[tuple[int, Fan, _Cond]], dict[Any, Any]]] = {}
+        groups: dict[int, tuple[list[Any], dict[Any, Any], list[Any]]] = {}
         for rank, fan, need in self.entries:
             if need & _ALL_SHAPES & ~bits:
                 continue  # needs another shape
-            plain, batched = groups.setdefault(need & ~bits, ([], {}))
+            plain, batched, exact = groups.setdefault(need & ~bits, ([], {}, []))
             via = _READS.get(fan.condition)
-            if via is None:
+            if fan.condition in _EXACT:
+                exact.append((rank, fan, 1))
+            elif via is None:
                 plain.append((rank, fan, fan.condition))
             else:
                 keys = batched.setdefault(via[0], {})
                 keys.setdefault(via[1], []).append((rank, fan))
-        common: list[tuple[int, _Plain, _Batched]] = []
-        rare: dict[int, list[tuple[int, _Plain, _Batched]]] = {}
+        common: list[tuple[int, _Plain, _Batched, _Exact]] = []
+        rare: dict[int, list[tuple[int, _Plain, _Batched, _Exact]]] = {}
         rare_bits = [*_RARE, *_TILE_FEATURES]
-        for need, (plain, batched) in groups.items():
+        for need, (plain, batched, exact) in groups.items():
             group = (
                 need,
                 tuple(plain),
@@ -886,6 +899,7 @@ class _Plan:
                     (a, {k: tuple(v) for k, v in keys.items()})
                     for a, keys in batched.items()
                 ),
+                tuple(exact),
             )
             key = next((b for b in rare_bits if need & b), 0)
             if key:
@@ -920,12 +934,14 @@ def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Found, int, in
     feats = _split_features(ctx) | ctx.hand.features
     found: _Found = []
     common, rare, rare_mask = plan.stage(ctx.shape)
-    groups: Sequence[tuple[int, _Plain, _Batched]] = common
+    groups: Sequence[tuple[int, _Plain, _Batched, _Exact]] = common
     more = feats & rare_mask
     while True:
-        for need, plain, batched in groups:
+        for need, plain, batched, exact in groups:
             if need & feats != need:
                 continue
+            if exact:
+                found += exact
             for r, f, cond in plain:
                 n = cond(ctx)
                 if n:

@@ -36,6 +36,7 @@ def _fan(
     needs: tuple[str, ...] = (),
     listed: int | None = None,
     via: Analysis | None = None,
+    exact: bool = False,
 ) -> Callable[[Condition], Condition]:
     """Register the decorated condition as a fan of the MCR table.
 
@@ -43,13 +44,14 @@ def _fan(
     (:func:`games.rules.scoring.requires`), so the scorer can skip it.
     ``via`` is the shared analysis the condition reads its count from under
     its own id (:func:`games.rules.scoring.reads`), so the scorer can run
-    the analysis once for all such fans.  ``listed`` is the value seed 003
-    lists when it differs from ``points``.
+    the analysis once for all such fans.  ``exact``: the condition is 1
+    whenever ``needs`` hold (the scorer then does not call it).  ``listed``
+    is the value seed 003 lists when it differs from ``points``.
     """
 
     def deco(fn: Condition) -> Condition:
         if needs:
-            requires(*needs)(fn)
+            requires(*needs, exact=exact)(fn)
         if via is not None:
             reads(via, fan_id)(fn)
         src = f"{S3} {listed or points}番 {zh}" + (f"; {note}" if note else "")

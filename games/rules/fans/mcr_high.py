@@ -64,6 +64,7 @@ def big_three_dragons(ctx: ScoringContext) -> int:
     ("HALF_FLUSH", "ONE_VOIDED_SUIT"),
     note="不计缺一门 as in MCR; without 发 清一色 still counts (seed)",
     needs=("only_green",),
+    exact=True,
 )
 def all_green(ctx: ScoringContext) -> int:
     """Only 2 3 4 6 8 条 and 发."""
@@ -150,6 +151,7 @@ def seven_shifted_pairs(ctx: ScoringContext) -> int:
     ),
     note="不计混幺九 as in MCR",
     needs=("thirteen_orphans",),
+    exact=True,
 )
 def thirteen_orphans(ctx: ScoringContext) -> int:
     """One of each terminal and honour, and a pair of one of them."""
@@ -174,6 +176,7 @@ def thirteen_orphans(ctx: ScoringContext) -> int:
         "ALL_TERMINALS_AND_HONORS",
     ),
     needs=("only_terminals",),
+    exact=True,
 )
 def all_terminals(ctx: ScoringContext) -> int:
     """Only suited 1s and 9s."""
@@ -225,6 +228,7 @@ def little_three_dragons(ctx: ScoringContext) -> int:
         "ONE_VOIDED_SUIT",
     ),
     needs=("only_honors",),
+    exact=True,
 )
 def all_honors(ctx: ScoringContext) -> int:
     """Only winds and dragons."""
@@ -244,6 +248,7 @@ def all_honors(ctx: ScoringContext) -> int:
         "FULLY_CONCEALED_HAND",
     ),
     needs=("regular", "concealed_pungs4"),
+    exact=True,
 )
 def four_concealed_pungs(ctx: ScoringContext) -> int:
     """Four concealed pungs (concealed kongs count)."""

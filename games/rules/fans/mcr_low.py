@@ -41,6 +41,7 @@ def mixed_straight(ctx: ScoringContext) -> int:
     8,
     ("ONE_VOIDED_SUIT",),
     needs=("only_reversible",),
+    exact=True,
 )
 def reversible_tiles(ctx: ScoringContext) -> int:
     """Only 1234589筒, 245689条 and 白."""
@@ -86,13 +87,21 @@ def chicken_hand(ctx: ScoringContext) -> int:
     8,
     ("SELF_DRAWN",),
     needs=("last_draw",),
+    exact=True,
 )
 def last_tile_draw(ctx: ScoringContext) -> int:
     """Self-drawn win on the wall's last tile."""
     return int(ctx.hand.last_draw)
 
 
-@_fan("LAST_TILE_CLAIM", "海底捞月", "Last Tile Claim", 8, needs=("last_claim",))
+@_fan(
+    "LAST_TILE_CLAIM",
+    "海底捞月",
+    "Last Tile Claim",
+    8,
+    needs=("last_claim",),
+    exact=True,
+)
 def last_tile_claim(ctx: ScoringContext) -> int:
     """Win on the last discard."""
     return int(ctx.hand.last_claim)
@@ -105,6 +114,7 @@ def last_tile_claim(ctx: ScoringContext) -> int:
     8,
     ("SELF_DRAWN",),
     needs=("replacement",),
+    exact=True,
 )
 def out_with_replacement_tile(ctx: ScoringContext) -> int:
     """Win on a kong's replacement draw (not a flower's)."""
@@ -118,6 +128,7 @@ def out_with_replacement_tile(ctx: ScoringContext) -> int:
     8,
     ("LAST_TILE",),
     needs=("robbing",),
+    exact=True,
 )
 def robbing_the_kong(ctx: ScoringContext) -> int:
     """Win on the tile another player adds to a melded pung."""
@@ -144,13 +155,13 @@ def two_concealed_kongs(ctx: ScoringContext) -> int:
     return int(ctx.hand.concealed_kongs == 2)
 
 
-@_fan("ALL_PUNGS", "碰碰和", "All Pungs", 6, needs=("regular", "triplets4"))
+@_fan("ALL_PUNGS", "碰碰和", "All Pungs", 6, needs=("regular", "triplets4"), exact=True)
 def all_pungs(ctx: ScoringContext) -> int:
     """Four pungs (or kongs) and a pair."""
     return int(ctx.shape is _REG and len(ctx.triplets) == 4)
 
 
-@_fan("HALF_FLUSH", "混一色", "Half Flush", 6, needs=("honors", "one_suit"))
+@_fan("HALF_FLUSH", "混一色", "Half Flush", 6, needs=("honors", "one_suit"), exact=True)
 def half_flush(ctx: ScoringContext) -> int:
     """One suit and honours."""
     h = ctx.hand
@@ -184,6 +195,7 @@ def all_types(ctx: ScoringContext) -> int:
     6,
     ("SINGLE_WAIT",),
     needs=("discard", "melded4"),
+    exact=True,
 )
 def melded_hand(ctx: ScoringContext) -> int:
     """Four claimed melds and a single wait won on a discard."""
@@ -238,6 +250,7 @@ def outside_hand(ctx: ScoringContext) -> int:
     4,
     ("SELF_DRAWN", "CONCEALED_HAND"),
     needs=("self_drawn", "no_claims"),
+    exact=True,
 )
 def fully_concealed_hand(ctx: ScoringContext) -> int:
     """No claimed meld, self-drawn."""
@@ -257,7 +270,7 @@ def two_melded_kongs(ctx: ScoringContext) -> int:
     return int(ctx.hand.melded_kongs == 2)
 
 
-@_fan("LAST_TILE", "和绝张", "Last Tile", 4, needs=("last_tile",))
+@_fan("LAST_TILE", "和绝张", "Last Tile", 4, needs=("last_tile",), exact=True)
 def last_tile(ctx: ScoringContext) -> int:
     """The winning tile is the last of its kind (the other three shown)."""
     return int(ctx.hand.last_tile)

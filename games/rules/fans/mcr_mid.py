@@ -83,6 +83,7 @@ def all_terminals_and_honors(ctx: ScoringContext) -> int:
     ("FULLY_CONCEALED_HAND", "CONCEALED_HAND", "SINGLE_WAIT"),
     note="不计门前清 as in MCR (the seed lists 不求人、单钓)",
     needs=("seven_pairs",),
+    exact=True,
 )
 def seven_pairs(ctx: ScoringContext) -> int:
     """Seven pairs (four of a kind counts as two)."""
@@ -133,6 +134,7 @@ def all_even_pungs(ctx: ScoringContext) -> int:
     24,
     ("NO_HONORS",),
     needs=("no_honors", "one_suit"),
+    exact=True,
 )
 def full_flush(ctx: ScoringContext) -> int:
     """One suit only, no honours."""
@@ -175,6 +177,7 @@ def pure_shifted_pungs(ctx: ScoringContext) -> int:
     24,
     ("UPPER_FOUR", "NO_HONORS"),
     needs=("only_789",),
+    exact=True,
 )
 def upper_tiles(ctx: ScoringContext) -> int:
     """Only suited 7 8 9."""
@@ -188,6 +191,7 @@ def upper_tiles(ctx: ScoringContext) -> int:
     24,
     ("ALL_SIMPLES", "NO_HONORS"),
     needs=("only_456",),
+    exact=True,
 )
 def middle_tiles(ctx: ScoringContext) -> int:
     """Only suited 4 5 6."""
@@ -201,6 +205,7 @@ def middle_tiles(ctx: ScoringContext) -> int:
     24,
     ("LOWER_FOUR", "NO_HONORS"),
     needs=("only_123",),
+    exact=True,
 )
 def lower_tiles(ctx: ScoringContext) -> int:
     """Only suited 1 2 3."""
@@ -298,6 +303,7 @@ def triple_pung(ctx: ScoringContext) -> int:
     16,
     ("TWO_CONCEALED_PUNGS",),
     needs=("regular", "concealed_pungs3"),
+    exact=True,
 )
 def three_concealed_pungs(ctx: ScoringContext) -> int:
     """Three concealed pungs (concealed kongs count)."""
@@ -315,6 +321,7 @@ def three_concealed_pungs(ctx: ScoringContext) -> int:
     12,
     ("ALL_TYPES", "FULLY_CONCEALED_HAND", "CONCEALED_HAND", "SINGLE_WAIT"),
     needs=("honors_and_knitted",),
+    exact=True,
 )
 def lesser_honors_and_knitted_tiles(ctx: ScoringContext) -> int:
     """Fourteen singles from one knitted straight and the honours."""
@@ -331,13 +338,29 @@ def knitted_straight(ctx: ScoringContext) -> int:
     return 0
 
 
-@_fan("UPPER_FOUR", "大于五", "Upper Four", 12, ("NO_HONORS",), needs=("only_6789",))
+@_fan(
+    "UPPER_FOUR",
+    "大于五",
+    "Upper Four",
+    12,
+    ("NO_HONORS",),
+    needs=("only_6789",),
+    exact=True,
+)
 def upper_four(ctx: ScoringContext) -> int:
     """Only suited 6 7 8 9."""
     return int(_only(ctx, _M_6789))
 
 
-@_fan("LOWER_FOUR", "小于五", "Lower Four", 12, ("NO_HONORS",), needs=("only_1234",))
+@_fan(
+    "LOWER_FOUR",
+    "小于五",
+    "Lower Four",
+    12,
+    ("NO_HONORS",),
+    needs=("only_1234",),
+    exact=True,
+)
 def lower_four(ctx: ScoringContext) -> int:
     """Only suited 1 2 3 4."""
     return int(_only(ctx, _M_1234))

@@ -42,7 +42,14 @@ def seat_wind(ctx: ScoringContext) -> int:
     return int(_has_wind_pung(ctx, ctx.situation.seat_wind.index))
 
 
-@_fan("CONCEALED_HAND", "门前清", "Concealed Hand", 2, needs=("discard", "no_claims"))
+@_fan(
+    "CONCEALED_HAND",
+    "门前清",
+    "Concealed Hand",
+    2,
+    needs=("discard", "no_claims"),
+    exact=True,
+)
 def concealed_hand(ctx: ScoringContext) -> int:
     """No claimed meld, won on a discard."""
     return int(ctx.hand.melded == 0 and not ctx.hand.self_drawn)
@@ -88,19 +95,30 @@ def double_pung(ctx: ScoringContext) -> int:
     "Two Concealed Pungs",
     2,
     needs=("regular", "concealed_pungs2"),
+    exact=True,
 )
 def two_concealed_pungs(ctx: ScoringContext) -> int:
     """Two concealed pungs (concealed kongs count)."""
     return int(ctx.shape is _REG and ctx.concealed_pungs == 2)
 
 
-@_fan("CONCEALED_KONG", "暗杠", "Concealed Kong", 2, needs=("concealed_kong",))
+@_fan(
+    "CONCEALED_KONG", "暗杠", "Concealed Kong", 2, needs=("concealed_kong",), exact=True
+)
 def concealed_kong(ctx: ScoringContext) -> int:
     """A concealed kong."""
     return int(ctx.hand.concealed_kongs >= 1)
 
 
-@_fan("ALL_SIMPLES", "断幺", "All Simples", 2, ("NO_HONORS",), needs=("only_simples",))
+@_fan(
+    "ALL_SIMPLES",
+    "断幺",
+    "All Simples",
+    2,
+    ("NO_HONORS",),
+    needs=("only_simples",),
+    exact=True,
+)
 def all_simples(ctx: ScoringContext) -> int:
     """No terminal or honour."""
     return int(ctx.hand.mask & _M_TERMINAL_OR_HONOR == 0)
@@ -198,43 +216,45 @@ def pung_of_terminals_or_honors(ctx: ScoringContext) -> int:
     return max(n, 0)
 
 
-@_fan("MELDED_KONG", "明杠", "Melded Kong", 1, needs=("melded_kong",))
+@_fan("MELDED_KONG", "明杠", "Melded Kong", 1, needs=("melded_kong",), exact=True)
 def melded_kong(ctx: ScoringContext) -> int:
     """A melded kong."""
     return int(ctx.hand.melded_kongs >= 1)
 
 
-@_fan("ONE_VOIDED_SUIT", "缺一门", "One Voided Suit", 1, needs=("two_suits",))
+@_fan(
+    "ONE_VOIDED_SUIT", "缺一门", "One Voided Suit", 1, needs=("two_suits",), exact=True
+)
 def one_voided_suit(ctx: ScoringContext) -> int:
     """Exactly one of the three suits missing."""
     return int(ctx.hand.suits in (3, 5, 6))
 
 
-@_fan("NO_HONORS", "无字", "No Honors", 1, needs=("no_honors",))
+@_fan("NO_HONORS", "无字", "No Honors", 1, needs=("no_honors",), exact=True)
 def no_honors(ctx: ScoringContext) -> int:
     """No winds or dragons."""
     return int(not ctx.hand.winds and not ctx.hand.dragons)
 
 
-@_fan("EDGE_WAIT", "边张", "Edge Wait", 1, needs=("edge_wait",))
+@_fan("EDGE_WAIT", "边张", "Edge Wait", 1, needs=("edge_wait",), exact=True)
 def edge_wait(ctx: ScoringContext) -> int:
     """Won on 3 of 12 or 7 of 89, the only wait."""
     return int(ctx.wait == "edge")
 
 
-@_fan("CLOSED_WAIT", "坎张", "Closed Wait", 1, needs=("closed_wait",))
+@_fan("CLOSED_WAIT", "坎张", "Closed Wait", 1, needs=("closed_wait",), exact=True)
 def closed_wait(ctx: ScoringContext) -> int:
     """Won on the middle of a chow, the only wait."""
     return int(ctx.wait == "closed")
 
 
-@_fan("SINGLE_WAIT", "单调将", "Single Wait", 1, needs=("single_wait",))
+@_fan("SINGLE_WAIT", "单调将", "Single Wait", 1, needs=("single_wait",), exact=True)
 def single_wait(ctx: ScoringContext) -> int:
     """Won on the pair's tile, the only wait."""
     return int(ctx.wait == "single")
 
 
-@_fan("SELF_DRAWN", "自摸", "Self-Drawn", 1, needs=("self_drawn",))
+@_fan("SELF_DRAWN", "自摸", "Self-Drawn", 1, needs=("self_drawn",), exact=True)
 def self_drawn(ctx: ScoringContext) -> int:
     """Won on a tile one drew."""
     return int(ctx.hand.self_drawn)
