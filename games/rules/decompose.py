@@ -179,6 +179,29 @@ class Decomposition:
         if shape is Shape.REGULAR or shape is Shape.KNITTED_STRAIGHT:
             setattr_(self, "pair", self.groups[-1].tile)
 
+    @classmethod
+    def _make(
+        cls,
+        shape: Shape,
+        groups: tuple[Group, ...],
+        sets: tuple[Group, ...],
+        chows: tuple[Group, ...],
+        triplets: tuple[Group, ...],
+        pair: Tile | None,
+    ) -> Decomposition:
+        """Build one whose derived fields the caller already has (no checks)."""
+        self = object.__new__(cls)
+        setattr_ = object.__setattr__
+        setattr_(self, "shape", shape)
+        setattr_(self, "groups", groups)
+        setattr_(self, "knitted", ())
+        setattr_(self, "sets", sets)
+        setattr_(self, "chows", chows)
+        setattr_(self, "triplets", triplets)
+        setattr_(self, "pair", pair)
+        setattr_(self, "_text", "")
+        return self
+
     @property
     def text(self) -> str:
         """The split in tile notation, e.g. ``"123m 456m 789m 111z 55p"``;
@@ -263,9 +286,11 @@ class _Suit:
             ordered by pair tile then as found.
         fits: the pattern can be part of a complete hand (``plain`` or
             ``paired`` not empty, as ``rem`` says); ``pair``: it holds the pair.
+        one: when the pattern has exactly one split, its groups as
+            ``(sets, chows, pungs, pair group or None)``; else ``None``.
     """
 
-    __slots__ = ("rem", "plain", "paired", "fits", "pair")
+    __slots__ = ("rem", "plain", "paired", "fits", "pair", "one")
 
     def __init__(self, seg: int, pat: tuple[int, ...]) -> None:
         lo, hi, chows = _SEGMENTS[seg]
@@ -300,6 +325,25 @@ class _Suit:
         self.paired: PairSplits = tuple(paired)
         self.fits = bool(plain) if self.rem == 0 else bool(paired)
         self.pair = self.rem == 2
+        self.one: (
+            tuple[tuple[Group, ...], tuple[Group, ...], tuple[Group, ...], Group | None]
+            | None
+        ) = None
+        only: tuple[int, ...] | None = None
+        pair_group: Group | None = None
+        if self.rem == 0 and len(plain) == 1:
+            only = plain[0]
+        elif self.rem == 2 and len(paired) == 1:
+            only = paired[0][1]
+            pair_group = _PAIR_GROUPS[paired[0][0]]
+        if only is not None:
+            sets = tuple([_CODE_GROUPS[code] for code in only])
+            self.one = (
+                sets,
+                tuple([g for code, g in zip(only, sets, strict=True) if not code & 1]),
+                tuple([g for code, g in zip(only, sets, strict=True) if code & 1]),
+                pair_group,
+            )
 
 
 _SUITS: tuple[dict[tuple[int, ...], _Suit], ...] = ({}, {}, {}, {})
@@ -636,6 +680,39 @@ def decompositions(
 
 
 _ALL_SHAPES = frozenset(Shape)
+_KINDS = (GroupKind.CHOW, GroupKind.PUNG, GroupKind.KONG)
+
+
+def _one_split(
+    counts: tuple[int, ...], melds: tuple[Group, ...]
+) -> Decomposition | None:
+    """The regular decomposition when each suit splits one way only, built
+    from the suits' memoised groups; ``None`` otherwise (none or several)."""
+    a, b, c, d = _suits(counts)
+    if not (a.one and b.one and c.one and d.one):
+        return None
+    pair = None
+    sets: tuple[Group, ...] = melds
+    chows: tuple[Group, ...] = ()
+    trips: tuple[Group, ...] = ()
+    for g in melds:
+        if g.kind is GroupKind.CHOW:
+            chows += (g,)
+        else:
+            trips += (g,)
+    for s in (a, b, c, d):
+        g_sets, g_chows, g_trips, g_pair = s.one  # type: ignore[misc]
+        if g_pair is not None:
+            if pair is not None:
+                return None
+            pair = g_pair
+        if g_sets:
+            sets += g_sets
+            chows += g_chows
+            trips += g_trips
+    if pair is None:
+        return None
+    return Decomposition._make(_REGULAR, sets + (pair,), sets, chows, trips, pair.tile)
 
 
 def split_hand(
@@ -655,13 +732,17 @@ def split_hand(
     if melds:
         meld_groups = tuple([_MELD_GROUPS[sig] for sig in melds])
     if _REGULAR in want:
-        for pair, codes in regular_splits(key):
-            groups = (
-                meld_groups
-                + tuple([_CODE_GROUPS[c] for c in codes])
-                + (_PAIR_GROUPS[pair],)
-            )
-            out.append(Decomposition(_REGULAR, groups))
+        one = _one_split(key, meld_groups)
+        if one is not None:
+            out.append(one)
+        else:
+            for pair, codes in regular_splits(key):
+                groups = (
+                    meld_groups
+                    + tuple([_CODE_GROUPS[c] for c in codes])
+                    + (_PAIR_GROUPS[pair],)
+                )
+                out.append(Decomposition(_REGULAR, groups))
     if not melds:
         zeros = key.count(0)  # 34 - number of kinds
         if (zeros >= 27 or zeros in (20, 21)) and sum(key) == 14:

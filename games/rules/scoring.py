@@ -42,8 +42,8 @@ from .decompose import (
     Decomposition,
     Group,
     GroupKind,
+    MeldSignature,
     has_other_regular_wait,
-    meld_signature,
     regular_waits,
     seven_pairs_waits,
     split_hand,
@@ -984,8 +984,9 @@ def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Found, int, in
 
 def _prepare(
     concealed: Sequence[Tile], melds: Sequence[Meld], situation: WinSituation
-) -> HandFacts:
-    """:func:`_validate` and :class:`HandFacts` in one pass (same errors)."""
+) -> tuple[HandFacts, MeldSignature]:
+    """:func:`_validate` and :class:`HandFacts` in one pass (same errors);
+    also the melds' :data:`~games.rules.decompose.MeldSignature`."""
     n_melds = len(melds)
     if n_melds > 4 or len(concealed) != 13 - 3 * n_melds:
         _validate(concealed, melds, situation)  # raises the error
@@ -1005,6 +1006,7 @@ def _prepare(
     c[wi] -= 1
     standing = tuple(c)
     melded = kongs = ckongs = 0
+    sig: MeldSignature = ()
     if melds:
         total = list(conc)
         for m in melds:
@@ -1013,6 +1015,7 @@ def _prepare(
                 total[i] += 1
                 mask |= _BIT[i]
             k = m.kind
+            sig += ((k, m.tiles[0].index),)
             if k is _CONCEALED_KONG:
                 ckongs += 1
                 kongs += 1
@@ -1032,9 +1035,10 @@ def _prepare(
         or (s.last_tile and standing[wi] > 0)
     ):
         _validate(concealed, melds, situation)  # raises the error
-    return HandFacts(
+    hand = HandFacts(
         standing, melds, situation, (conc, counts, mask, melded, kongs, ckongs)
     )
+    return hand, sig
 
 
 def _flowers_ok(flowers: Sequence[Tile]) -> bool:
@@ -1115,10 +1119,10 @@ def _candidates(
     situation: WinSituation,
     ruleset: RuleSet,
 ) -> list[_Candidate]:
-    hand = _prepare(concealed, melds, situation)
+    hand, sig = _prepare(concealed, melds, situation)
     fans = ruleset.fans
     out = []
-    for d in split_hand(hand.concealed, meld_signature(hand.melds), ruleset.shapes):
+    for d in split_hand(hand.concealed, sig, ruleset.shapes):
         ctx = ScoringContext(hand, d)
         found, total, minimum = _evaluate(ctx, fans)
         out.append((ctx, found, total, minimum))
