@@ -22,15 +22,22 @@ class LobbyRoom:
 
 def lobby_rooms() -> list[LobbyRoom]:
     """Active rooms in display order with their waiting/playing counts."""
-    rooms = Room.objects.filter(active=True).annotate(
-        n_waiting=Count(
-            "tables",
-            filter=Q(tables__status=Table.Status.WAITING, tables__kind="quick"),
-        ),
-        n_playing=Count(
-            "tables",
-            filter=Q(tables__status__in=[Table.Status.PLAYING, Table.Status.SETTLING]),
-        ),
+    # explicit order: Meta.ordering is not applied to GROUP BY queries
+    rooms = (
+        Room.objects.filter(active=True)
+        .order_by("order", "stake", "id")
+        .annotate(
+            n_waiting=Count(
+                "tables",
+                filter=Q(tables__status=Table.Status.WAITING, tables__kind="quick"),
+            ),
+            n_playing=Count(
+                "tables",
+                filter=Q(
+                    tables__status__in=[Table.Status.PLAYING, Table.Status.SETTLING]
+                ),
+            ),
+        )
     )
     return [LobbyRoom(r, r.n_waiting, r.n_playing) for r in rooms]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from accounts.models import User
@@ -35,6 +37,15 @@ def bob(db):
     return make_player("bob")
 
 
+def seed_rooms() -> None:
+    """The rooms of the data migration (transactional tests empty the tables)."""
+    from django.apps import apps
+
+    rooms = importlib.import_module("games.migrations.0002_rooms")
+    rooms.add_rooms(apps, None)
+
+
 @pytest.fixture
 def room(db):
+    seed_rooms()
     return Room.objects.get(name="新手场")

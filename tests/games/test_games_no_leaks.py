@@ -108,9 +108,8 @@ def test_no_frame_depends_on_hidden_tiles_against_the_bot(ruleset, level):
     assert checked > 10
 
 
-def test_scrambling_does_change_what_the_opponent_would_see():
+def test_scrambling_does_change_what_the_opponent_would_see(room):
     """The check has teeth: the opponent's own frame does change."""
-    room = Room.objects.get(name="新手场")
     a, b = make_player("ta"), make_player("tb")
     quick_match(a, room)
     table = quick_match(b, room)

@@ -8,13 +8,15 @@ from games.models import HandRecord, Report, Room, Table
 from games.presenters import seat_context
 from games.selectors import access_hand_record, access_table, hand_log, lobby_rooms
 from games.services import TableError, file_report, play_bot, quick_match
-from tests.games.conftest import make_player
+from tests.games.conftest import make_player, seed_rooms
 from tests.games.driver import play_out
 
 pytestmark = pytest.mark.django_db
 
 
 def test_rooms_come_from_the_data_migration():
+    seed_rooms()  # idempotent: get_or_create
+    seed_rooms()
     rooms = {r.name: (r.stake, r.min_balance, r.ruleset) for r in Room.objects.all()}
     assert rooms == {
         "新手场": (10, 200, "erren"),

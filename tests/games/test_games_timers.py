@@ -229,11 +229,13 @@ def test_embedded_default_runs_delayed_jobs_in_a_timer_thread(settings):
     t = quick_match(b, room)
     note_connect(t.pk, 1)
     note_disconnect(t.pk, 1)  # schedules seat_away in 0.2 s on a thread
+    # (seat 0 never connected at all: its grace job started with the hand)
+    away = HandEvent.objects.filter(hand_id=t.hand_id, kind="auto_play", seat=1)
     for _ in range(100):
-        if HandEvent.objects.filter(hand_id=t.hand_id, kind="auto_play").exists():
+        if away.exists():
             break
         time.sleep(0.05)
-    ev = HandEvent.objects.get(hand_id=t.hand_id, kind="auto_play")
+    ev = away.get()
     assert ev.seat == 1 and ev.payload == {"on": True}
     from games.services.notify import cancel_timers
 
