@@ -22,10 +22,15 @@ tile (独听; a formal wait on a tile whose four copies are held still counts as
 a wait), and when the tile fits several positions edge > closed > single; for
 组合龙 the wait is judged on the set + pair part alone.
 
-Speed: decompositions are memoised by (concealed counts, melds, shapes);
-conditions may declare required features (:func:`requires`) so that a split
-skips the fans it cannot have.  ``benchmarks/bench_scoring.py`` prints the
-figures beside pymahjonggb's.
+Speed (``benchmarks/bench_scoring.py`` prints the figures beside
+pymahjonggb's): each suit's splits and waits are memoised by the suit's count
+pattern (:mod:`games.rules.decompose`), nothing per whole hand.  Conditions
+declare the features without which they are 0 (:func:`requires`; with
+``exact=True``, also that they are 1 with them, so they are credited without
+a call) and the shared analysis they read (:func:`reads`, run once per
+split).  Per fan table and shape the scorer groups the fans by requirement,
+files the groups needing a usually-absent feature under it, and applies 不计
+as bit masks over the fans' value ranks.
 
 A fan table may contain a *fallback* fan (MCR's 无番和): its condition reads
 :attr:`ScoringContext.nothing_else`, which is True only in a second pass run
@@ -60,12 +65,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FEATURES",
+    "Analysis",
     "HandFacts",
     "ScoreResult",
     "ScoringContext",
+    "reads",
     "requires",
     "score",
     "score_all",
+    "tiles_feature",
 ]
 
 T = TypeVar("T")
@@ -412,6 +420,7 @@ class ScoringContext:
 
 _REGULAR = Shape.REGULAR
 _KNITTED = Shape.KNITTED_STRAIGHT
+_SHAPE_NAME = {shape: shape.value for shape in Shape}  # Enum.value is slow
 _CHOW = GroupKind.CHOW
 _PUNG = GroupKind.PUNG
 _PAIR = GroupKind.PAIR
@@ -1042,10 +1051,13 @@ def _prepare(
 
 
 def _flowers_ok(flowers: Sequence[Tile]) -> bool:
+    seen = 0
     for f in flowers:
-        if f.index < NUM_KINDS:
+        i = f.index
+        if i < NUM_KINDS or seen >> i & 1:
             return False
-    return len(flowers) < 2 or len(set(flowers)) == len(flowers)
+        seen |= 1 << i
+    return True
 
 
 _BIT = tuple(1 << i for i in range(NUM_KINDS + 8))
@@ -1160,7 +1172,7 @@ def _result(ruleset: RuleSet, cand: _Candidate) -> ScoreResult:
         fans=tuple(counted),
         not_counted=tuple(skipped),
         minimum_total=minimum,
-        shape=ctx.shape.value,
+        shape=_SHAPE_NAME[ctx.shape],
         decomposition=ctx.decomposition.text,
         error=error,
     )
