@@ -13,6 +13,11 @@ the discarder both look the same: its frame shows the table as of its
 discard (wall count, the opponent's tile count and flowers before the draw,
 no deadline bar) until the claim is answered, or — when there was no claim —
 until a random moment ``MAHJONG_CLAIM_JITTER_MIN..MAX`` seconds later.
+Known residue: the sequence number in the veiled frame is the real one, and a
+claim window adds a ``prompt`` (and later a ``pass``) event to the log, so the
+count of events can still tell — the engine's documented simplification
+("the claim window itself tells the discarder that the opponent had a
+choice"); the veil removes the timing and every visible difference.
 """
 
 from __future__ import annotations
