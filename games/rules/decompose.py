@@ -214,7 +214,7 @@ class Decomposition:
             elif shape is Shape.HONORS_AND_KNITTED:
                 text = "全不靠"
             else:
-                text = " ".join([_group_text(g) for g in self.groups])
+                text = " ".join([g._text or _group_text(g) for g in self.groups])
             object.__setattr__(self, "_text", text)
         return text
 
@@ -362,13 +362,15 @@ def _suit(seg: int, pat: tuple[int, ...]) -> _Suit:
 def _suits(counts: Sequence[int]) -> tuple[_Suit, _Suit, _Suit, _Suit]:
     """The four suits' memo entries of a count vector (length 34)."""
     t0, t1, t2, t3 = _SUITS
-    p = tuple(counts[0:9])
+    if type(counts) is not tuple:
+        counts = tuple(counts)
+    p = counts[0:9]
     a = t0.get(p) or _suit(0, p)
-    p = tuple(counts[9:18])
+    p = counts[9:18]
     b = t1.get(p) or _suit(1, p)
-    p = tuple(counts[18:27])
+    p = counts[18:27]
     c = t2.get(p) or _suit(2, p)
-    p = tuple(counts[27:34])
+    p = counts[27:34]
     d = t3.get(p) or _suit(3, p)
     return a, b, c, d
 
@@ -523,12 +525,9 @@ def _waits(counts: Sequence[int], other_than: int = -1) -> list[int]:
 
     With ``other_than`` >= 0, stop at the first such tile other than it.
     """
-    pats = (
-        tuple(counts[0:9]),
-        tuple(counts[9:18]),
-        tuple(counts[18:27]),
-        tuple(counts[27:34]),
-    )
+    if type(counts) is not tuple:
+        counts = tuple(counts)
+    pats = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
     fits = [_FITS[j].get(p) or _fit(j, p) for j, p in enumerate(pats)]
     bad = fits.count(_NO)
     out: list[int] = []

@@ -942,6 +942,7 @@ def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Found, int, in
     plan = _plan(fans)
     feats = _split_features(ctx) | ctx.hand.features
     found: _Found = []
+    add = found.append
     common, rare, rare_mask = plan.stage(ctx.shape)
     groups: Sequence[tuple[int, _Plain, _Batched, _Exact]] = common
     more = feats & rare_mask
@@ -954,13 +955,13 @@ def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Found, int, in
             for r, f, cond in plain:
                 n = cond(ctx)
                 if n:
-                    found.append((r, f, n))
+                    add((r, f, n))
             for analysis, keys in batched:
                 for key, n in analysis(ctx).items():
                     hit = keys.get(key)
                     if hit is not None and n:
                         for r, f in hit:
-                            found.append((r, f, n))
+                            add((r, f, n))
         if not more:
             break
         bit = more & -more
