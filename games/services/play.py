@@ -407,12 +407,18 @@ def _arm_timer(table: Table, record: HandRecord, hand: Hand, now: float) -> None
     if hand.ended or not humans or s.deadline is None:
         return
     table.deadline = _dt(s.deadline)
-    at = s.deadline + settings.MAHJONG_DEADLINE_SLACK
+    _arm_job(table, record, hand.seq, s.deadline, now)
+
+
+def _arm_job(
+    table: Table, record: HandRecord, seq: int, deadline: float, now: float
+) -> None:
+    at = deadline + settings.MAHJONG_DEADLINE_SLACK
     pending = _epoch(table.timer_at)
     if pending is not None and now < pending <= at:
         return
     table.timer_at = _dt(at)
-    schedule("table_deadline", [table.pk, record.pk, hand.seq], at=at)
+    schedule("table_deadline", [table.pk, record.pk, seq], at=at)
 
 
 # -------------------------------------------------------------------- actions
@@ -529,10 +535,11 @@ def do_timeout(
         now = time.time() if now is None else now
         if record.pk != hand_id or table.seq != seq:
             # moved on since this job was planned: watch the current prompt
-            with HAND_LOCK:
-                current = load_hand(record, seq=table.seq)
-                _arm_timer(table, record, current, now)
-            table.save(update_fields=["deadline", "timer_at", "updated"])
+            # (its deadline is on the row; no need to load the hand here)
+            deadline = _epoch(table.deadline)
+            if deadline is not None:
+                _arm_job(table, record, table.seq, deadline, now)
+                table.save(update_fields=["timer_at", "updated"])
             return False
         with HAND_LOCK:
             hand = load_hand(record, seq=seq)

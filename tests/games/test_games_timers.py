@@ -63,6 +63,10 @@ def test_timeout_after_the_seat_answered_does_nothing(table, alice, bob):
     assert table_deadline(table.pk, table.hand_id, seq, now=deadline + 1) is False
     table.refresh_from_db()
     assert table.seq == moved
+    # ...and re-arms one job for the prompt now open
+    current = _hand(table).state.deadline
+    assert table.deadline.timestamp() == pytest.approx(current)
+    assert table.timer_at.timestamp() == pytest.approx(current + 0.25)
 
 
 def test_timeouts_alone_finish_a_hand(table):
