@@ -1,8 +1,11 @@
-"""Self-play: the default bot on both seats, for checks and figures.
+"""Self-play: a bot on both seats, for checks and figures.
 
-``python -m games.engine selfplay --ruleset NAME --hands N --seed S [--check]``
-prints one JSON line: hands, wins by self-draw and by discard, draws,
-average fan of the wins, errors, hands per second.
+``python -m games.engine selfplay --ruleset NAME --hands N --seed S [--check]
+[--bot LEVEL]`` prints one JSON line: hands, wins by self-draw and by discard, draws,
+average fan of the wins, errors, hands per second.  ``--bot`` picks the
+player: ``normal`` (the default, the site's 托管 bot), ``easy``, ``hard``
+(games/engine/bots, issue 5) or ``simple`` (bots/default.py, the engine's
+simplest legal player).
 
 To cover more of the machine than the bot alone would, a seeded generator
 replaces about one bot move in five: by a ``timeout`` at the deadline (9 %),
@@ -21,6 +24,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +32,26 @@ from ..rules.rulesets import get as get_ruleset
 from ..rules.rulesets.base import RuleSet
 from . import checks
 from .actions import Action, AutoPlay, Timeout
-from .bots.default import choose
+from .bots import LEVELS, make_bot
+from .bots.default import choose as simple_choose
 from .hand import Hand
+
+Chooser = Callable[[Hand, int], Action | None]
+"""``(hand, seat) -> action``: how a self-play seat decides."""
+
+
+def make_chooser(level: str, rng: random.Random) -> Chooser:
+    """Return a chooser for ``level`` (``simple`` or a :data:`bots.LEVELS` name).
+
+    A leveled bot sees only ``view(seat)`` and ``legal_actions(seat)``.
+
+    Raises:
+        KeyError: unknown level.
+    """
+    if level == "simple":
+        return simple_choose
+    bot = make_bot(level, rng)
+    return lambda hand, seat: bot.choose(hand.view(seat), hand.legal_actions(seat))
 
 
 @dataclass
@@ -46,7 +68,13 @@ class Stats:
 
 
 def play_hand(
-    ruleset: RuleSet, seed: str, *, check: bool, rng: random.Random, now: float = 0.0
+    ruleset: RuleSet,
+    seed: str,
+    *,
+    check: bool,
+    rng: random.Random,
+    now: float = 0.0,
+    choose: Chooser = simple_choose,
 ) -> Hand:
     """Play one hand to its end and return it.
 
@@ -93,17 +121,24 @@ def play_hand(
     return hand
 
 
-def run(ruleset_name: str, hands: int, seed: int, *, check: bool) -> dict[str, Any]:
-    """Play ``hands`` hands and return the summary dict printed by the CLI."""
+def run(
+    ruleset_name: str, hands: int, seed: int, *, check: bool, bot: str = "normal"
+) -> dict[str, Any]:
+    """Play ``hands`` hands and return the summary dict printed by the CLI.
+
+    Raises:
+        KeyError: unknown rule set or bot level.
+    """
     ruleset = get_ruleset(ruleset_name)
     rng = random.Random(seed)
+    choose = make_chooser(bot, random.Random(seed + 1))
     stats = Stats()
     started = time.perf_counter()
     for _ in range(hands):
         hand_seed = f"{rng.getrandbits(128):032x}"
         stats.hands += 1
         try:
-            hand = play_hand(ruleset, hand_seed, check=check, rng=rng)
+            hand = play_hand(ruleset, hand_seed, check=check, rng=rng, choose=choose)
         except Exception as exc:  # noqa: BLE001 - counted and reported
             stats.errors += 1
             if len(stats.messages) < 5:
@@ -122,6 +157,7 @@ def run(ruleset_name: str, hands: int, seed: int, *, check: bool) -> dict[str, A
     wins = stats.self_drawn + stats.by_discard
     out: dict[str, Any] = {
         "ruleset": ruleset_name,
+        "bot": bot,
         "hands": stats.hands,
         "self_drawn": stats.self_drawn,
         "by_discard": stats.by_discard,
@@ -142,12 +178,13 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m games.engine")
     sub = parser.add_subparsers(dest="command", required=True)
-    sp = sub.add_parser("selfplay", help="play hands with the default bot")
+    sp = sub.add_parser("selfplay", help="play hands with a bot on both seats")
     sp.add_argument("--ruleset", default="erren")
     sp.add_argument("--hands", type=int, default=100)
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--check", action="store_true")
+    sp.add_argument("--bot", default="normal", choices=["simple", *LEVELS])
     args = parser.parse_args(argv)
-    summary = run(args.ruleset, args.hands, args.seed, check=args.check)
+    summary = run(args.ruleset, args.hands, args.seed, check=args.check, bot=args.bot)
     sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     return 1 if summary["errors"] else 0

@@ -31,3 +31,15 @@ def test_cli_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
         "average_fan",
         "hands_per_second",
     }
+
+
+@pytest.mark.parametrize("bot", ["simple", "easy", "normal", "hard"])
+def test_selfplay_with_each_bot_level_passes_every_check(bot: str) -> None:
+    summary = run("erren", 4, 7, check=True, bot=bot)
+    assert summary["errors"] == 0, summary.get("first_errors")
+    assert summary["bot"] == bot and summary["hands"] == 4
+
+
+def test_unknown_bot_level_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="easy, normal, hard"):
+        run("erren", 1, 1, check=False, bot="grandmaster")
