@@ -176,8 +176,19 @@ def test_veil_hides_whether_the_opponent_could_claim(table, alice, bob):
     assert seen_claim
 
 
+def _some_moves_into_a_live_hand(table, users, limit):
+    for attempt in range(10):  # walls are random: a hand may end very early
+        play_out(table, users, seed=attempt, limit=limit)
+        if table.status == Table.Status.PLAYING:
+            return
+        continue_match(users[0], table)
+        continue_match(users[1], table)
+        table.refresh_from_db()
+    raise AssertionError("no live hand after 10 tries")
+
+
 def test_resume_after_restart_rebuilds_from_the_log(table, alice, bob):
-    play_out(table, {0: alice, 1: bob}, seed=1, limit=10)
+    _some_moves_into_a_live_hand(table, {0: alice, 1: bob}, 10)
     table.refresh_from_db()
     seq = table.seq
     clear_cache()  # a restarted process has no cached hand
@@ -192,9 +203,13 @@ def test_resume_after_restart_rebuilds_from_the_log(table, alice, bob):
 
 
 def test_unresumable_hand_is_annulled_and_stakes_returned(table, alice, bob):
-    play_out(table, {0: alice, 1: bob}, seed=1, limit=6)
+    _some_moves_into_a_live_hand(table, {0: alice, 1: bob}, 6)
     table.refresh_from_db()
     record = table.hand
+    alice.profile.refresh_from_db()
+    bob.profile.refresh_from_db()
+    before = [alice.profile.coins, bob.profile.coins]
+    played = alice.profile.hands_played
     HandEvent.objects.filter(hand=record, seq=table.seq).delete()  # a lost write
     clear_cache()
     report = resume_tables()
@@ -208,8 +223,9 @@ def test_unresumable_hand_is_annulled_and_stakes_returned(table, alice, bob):
     assert table.status == Table.Status.SETTLING
     alice.profile.refresh_from_db()
     bob.profile.refresh_from_db()
-    assert (alice.profile.coins, bob.profile.coins) == (10_000, 10_000)
-    assert alice.profile.hands_played == 0
+    # the annulled hand moved nothing
+    assert [alice.profile.coins, bob.profile.coins] == before
+    assert alice.profile.hands_played == played
     ctx = seat_context(table, 0)
     assert ctx["settlement"]["annulled"] is True
 
