@@ -353,7 +353,7 @@ def _suit(seg: int, pat: tuple[int, ...]) -> _Suit:
     table = _SUITS[seg]
     got = table.get(pat)
     if got is None:
-        if len(table) >= 1 << 17:  # far more than the patterns that occur
+        if len(table) >= 1 << 16:  # far more than the patterns that occur
             table.clear()
         got = table[pat] = _Suit(seg, pat)
     return got
@@ -466,30 +466,34 @@ _ADDS: tuple[dict[tuple[int, ...], tuple[tuple[int, bool], ...]], ...] = (
 
 def _fit(seg: int, pat: tuple[int, ...]) -> int:
     """Whether one suit's pattern fits in a complete hand: ``_NO``,
-    ``_FITS_PLAIN`` (sets only) or ``_FITS_PAIR`` (sets + the pair)."""
+    ``_FITS_PLAIN`` (sets only) or ``_FITS_PAIR`` (sets + the pair);
+    memoised (for the patterns of standing hands)."""
     table = _FITS[seg]
     got = table.get(pat)
     if got is None:
-        chows = seg < 3
-        rem = sum(pat) % 3
-        got = _NO
-        if rem == 0:
-            if _suit_ok(list(pat), chows):
-                got = _FITS_PLAIN
-        elif rem == 2:
-            c = list(pat)
-            for p in range(len(c)):
-                if c[p] >= 2:
-                    c[p] -= 2
-                    ok = _suit_ok(list(c), chows)
-                    c[p] += 2
-                    if ok:
-                        got = _FITS_PAIR
-                        break
-        if len(table) >= 1 << 18:
+        got = _fit_of(seg, pat)
+        if len(table) >= 1 << 17:
             table.clear()
         table[pat] = got
     return got
+
+
+def _fit_of(seg: int, pat: tuple[int, ...]) -> int:
+    """:func:`_fit` without the memo."""
+    chows = seg < 3
+    rem = sum(pat) % 3
+    if rem == 0:
+        return _FITS_PLAIN if _suit_ok(list(pat), chows) else _NO
+    if rem == 2:
+        c = list(pat)
+        for p in range(len(c)):
+            if c[p] >= 2:
+                c[p] -= 2
+                ok = _suit_ok(list(c), chows)
+                c[p] += 2
+                if ok:
+                    return _FITS_PAIR
+    return _NO
 
 
 def _adds(seg: int, pat: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
@@ -509,12 +513,12 @@ def _adds(seg: int, pat: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
             ):
                 continue  # a lone tile fits nowhere
             c[t] += 1
-            f = _fit(seg, tuple(c))
+            f = _fit_of(seg, tuple(c))  # not memoised: these are one-offs
             c[t] -= 1
             if f != _NO:
                 out.append((lo + t, f == _FITS_PAIR))
         got = tuple(out)
-        if len(table) >= 1 << 18:
+        if len(table) >= 1 << 17:
             table.clear()
         table[pat] = got
     return got

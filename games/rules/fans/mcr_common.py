@@ -142,7 +142,7 @@ def _chow_analysis(ctx: ScoringContext) -> Mapping[str, int]:
     key = tuple(starts)
     got = _CHOW_MEMO.get(key)
     if got is None:
-        if len(_CHOW_MEMO) >= 1 << 16:
+        if len(_CHOW_MEMO) >= 1 << 14:
             _CHOW_MEMO.clear()
         got = _CHOW_MEMO[key] = MappingProxyType(_chow_fans(key))
     return got
@@ -182,7 +182,7 @@ def _pung_analysis(ctx: ScoringContext) -> Mapping[str, int]:
     key = tuple(sorted([g.tile.index for g in trips]))
     got = _PUNG_MEMO.get(key)
     if got is None:
-        if len(_PUNG_MEMO) >= 1 << 16:
+        if len(_PUNG_MEMO) >= 1 << 14:
             _PUNG_MEMO.clear()
         got = _PUNG_MEMO[key] = MappingProxyType(
             dict(pung_fans(tuple(sorted(OCODE[i] for i in key))))
