@@ -23,6 +23,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
 
@@ -34,6 +35,20 @@ from .services import TableError, play
 from .services.notify import table_group
 
 log = logging.getLogger(__name__)
+
+
+def _pooled(func: Any) -> Any:
+    """Run ``func`` on the event loop's thread pool, not the one sync thread.
+
+    Channels' default runs every consumer's database work of a process on a
+    single thread, so one table's queries wait for every other table's; the
+    services hold the table's row lock and each hand's own lock
+    (games.services.hands.hand_lock), so parallel threads are safe.  SQLite
+    (the embedded default, one writer at a time anyway) keeps the single
+    thread: its in-memory test database locks whole tables across threads.
+    """
+    sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    return database_sync_to_async(func, thread_sensitive=sqlite)
 
 
 def _table_url(table_id: int) -> str:
@@ -67,7 +82,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self._reveals: set[asyncio.Task[None]] = set()
         # reconnecting hands control back: 托管 off (broadcasts on change)
-        await database_sync_to_async(play.note_connect)(self.table_id, seat)
+        await _pooled(play.note_connect)(self.table_id, seat)
         await self.send_frame()
 
     async def disconnect(self, code: int) -> None:
@@ -76,7 +91,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         for task in list(getattr(self, "_reveals", ())):
             task.cancel()
-        await database_sync_to_async(play.note_disconnect)(self.table_id, self.seat)
+        await _pooled(play.note_disconnect)(self.table_id, self.seat)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None
@@ -90,9 +105,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         user = self.scope["user"]
         try:
-            table = await database_sync_to_async(play.do_apply_action)(
-                self.table_id, user, payload
-            )
+            table = await _pooled(play.do_apply_action)(self.table_id, user, payload)
         except (ActionError, TableError) as exc:
             await self.send(render_toast(play.refusal_message(exc)))
             return
@@ -123,13 +136,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         if html is not None:
             await self.send(html)
 
-    @database_sync_to_async
-    def _seat_of(self, user_id: int) -> int | None:
+    async def _seat_of(self, user_id: int) -> int | None:
+        return await _pooled(self._seat_of_sync)(user_id)
+
+    def _seat_of_sync(self, user_id: int) -> int | None:
         table = Table.objects.filter(pk=self.table_id).first()
         return None if table is None else table.seat_of(user_id)
 
-    @database_sync_to_async
-    def _render(self) -> str | None:
+    async def _render(self) -> str | None:
+        return await _pooled(self._render_sync)()
+
+    def _render_sync(self) -> str | None:
         table = (
             Table.objects.select_related("room", "hand", "match")
             .filter(pk=self.table_id)

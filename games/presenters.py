@@ -409,7 +409,7 @@ def seat_context(
     Raises:
         ValueError: ``seat`` is not 0 or 1.
     """
-    from .services.hands import HAND_LOCK, HandUnavailableError, load_hand
+    from .services.hands import HandUnavailableError, hand_lock, load_hand
 
     if seat not in (0, 1):
         raise ValueError("seat must be 0 or 1")
@@ -450,7 +450,7 @@ def seat_context(
     view: dict[str, Any] | None = None
     veil: dict[str, Any] | None = None
     if record is not None and record.status != HandRecord.Status.ANNULLED:
-        with HAND_LOCK:
+        with hand_lock(record.pk):
             try:
                 hand = hand if hand is not None else load_hand(record, seq=table.seq)
             except HandUnavailableError:

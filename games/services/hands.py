@@ -6,14 +6,19 @@ when its last event number equals the one the caller expects (the table's
 hand is rebuilt with ``Hand.replay``.  Several processes may each hold a
 cache: a cached hand that is behind is simply rebuilt.
 
-Every access to a cached hand happens under :data:`HAND_LOCK` (the embedded
-default runs timers in threads of the web process).
+Every use of a cached hand happens under its own lock, :func:`hand_lock`
+(consumers render and apply in worker threads; the embedded default runs
+timers in threads too).  Writers also hold the table's row lock, so the
+per-hand lock only keeps a reader from seeing a hand halfway through a
+move.
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
+from typing import Any
 
 from games.engine.actions import action_from_json
 from games.engine.events import Event
@@ -21,8 +26,24 @@ from games.engine.hand import Hand
 
 from ..models import HandEvent, HandRecord
 
-HAND_LOCK = threading.RLock()
-"""Held while a cached hand is read or changed in this process."""
+_GUARD = threading.Lock()  # the cache dict and the lock registry only
+_LOCKS: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+
+
+def hand_lock(hand_id: int) -> Any:
+    """The re-entrant lock of hand ``hand_id`` in this process.
+
+    Hold it while loading, reading or changing that hand (``with
+    hand_lock(record.pk): hand = load_hand(...)``).  Kept alive by whoever
+    holds it; one lock per hand id at any time.
+    """
+    with _GUARD:
+        lock = _LOCKS.get(hand_id)
+        if lock is None:
+            lock = threading.RLock()
+            _LOCKS[hand_id] = lock
+        return lock
+
 
 _CACHE: OrderedDict[int, Hand] = OrderedDict()
 _CACHE_SIZE = 2048
@@ -86,27 +107,27 @@ def rebuild_hand(record: HandRecord) -> Hand:
 def load_hand(record: HandRecord, *, seq: int) -> Hand:
     """Return the live hand of ``record`` at event ``seq`` (cache or replay).
 
-    Call under :data:`HAND_LOCK` when the hand will be changed.
+    Call holding :func:`hand_lock` of ``record``.
 
     Raises:
         HandUnavailableError: see :func:`rebuild_hand`, or the log does not
             end at ``seq``.
     """
-    with HAND_LOCK:
+    with _GUARD:
         hand = _CACHE.get(record.pk)
-        if hand is not None and hand.seq == seq:
+        if hand is not None:
             _CACHE.move_to_end(record.pk)
-            return hand
-        if hand is not None and hand.seq < seq and _catch_up(record, hand, seq):
-            _CACHE.move_to_end(record.pk)
-            return hand
-        hand = rebuild_hand(record)
-        if hand.seq != seq:
-            raise HandUnavailableError(
-                f"hand {record.pk}: log ends at {hand.seq}, table says {seq}"
-            )
-        remember_hand(record.pk, hand)
+    if hand is not None and hand.seq == seq:
         return hand
+    if hand is not None and hand.seq < seq and _catch_up(record, hand, seq):
+        return hand
+    hand = rebuild_hand(record)
+    if hand.seq != seq:
+        raise HandUnavailableError(
+            f"hand {record.pk}: log ends at {hand.seq}, table says {seq}"
+        )
+    remember_hand(record.pk, hand)
+    return hand
 
 
 def _catch_up(record: HandRecord, hand: Hand, seq: int) -> bool:
@@ -127,13 +148,13 @@ def _catch_up(record: HandRecord, hand: Hand, seq: int) -> bool:
     except (ValueError, KeyError, TypeError):
         ok = False
     if not ok:
-        _CACHE.pop(record.pk, None)
+        forget_hand(record.pk)
     return ok
 
 
 def remember_hand(hand_id: int, hand: Hand) -> None:
     """Put ``hand`` in this process's cache (evicting the oldest)."""
-    with HAND_LOCK:
+    with _GUARD:
         _CACHE[hand_id] = hand
         _CACHE.move_to_end(hand_id)
         while len(_CACHE) > _CACHE_SIZE:
@@ -142,11 +163,11 @@ def remember_hand(hand_id: int, hand: Hand) -> None:
 
 def forget_hand(hand_id: int) -> None:
     """Drop ``hand_id`` from the cache (after a failed write)."""
-    with HAND_LOCK:
+    with _GUARD:
         _CACHE.pop(hand_id, None)
 
 
 def clear_cache() -> None:
     """Empty the cache (tests simulate a restarted process with it)."""
-    with HAND_LOCK:
+    with _GUARD:
         _CACHE.clear()

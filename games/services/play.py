@@ -56,7 +56,7 @@ from games.rules.errors import NotationError
 from games.rules.tiles import Tile, parse_tiles
 
 from ..models import HandRecord, Table
-from .hands import HAND_LOCK, event_to_row, forget_hand, load_hand, remember_hand
+from .hands import event_to_row, forget_hand, hand_lock, load_hand, remember_hand
 from .notify import notify_table, schedule
 
 
@@ -457,7 +457,7 @@ def do_apply_action(
         record = table.hand
         if record is None or record.status != HandRecord.Status.LIVE:
             raise TableError("现在没有进行中的牌局")
-        with HAND_LOCK:
+        with hand_lock(record.pk):
             hand = load_hand(record, seq=table.seq)
             action = check_action(payload, hand, seat)
             before = _veil_snapshot(hand, seat)
@@ -541,7 +541,7 @@ def do_timeout(
                 _arm_job(table, record, table.seq, deadline, now)
                 table.save(update_fields=["timer_at", "updated"])
             return False
-        with HAND_LOCK:
+        with hand_lock(record.pk):
             hand = load_hand(record, seq=seq)
             s = hand.state
             if s.deadline is None:
@@ -573,7 +573,7 @@ def _set_auto(table: Table, seat: int, on: bool, now: float) -> bool:
     record = table.hand
     if record is None or record.status != HandRecord.Status.LIVE:
         return False
-    with HAND_LOCK:
+    with hand_lock(record.pk):
         hand = load_hand(record, seq=table.seq)
         if hand.state.auto[seat] == on:
             return False

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 
 from ..models import HandRecord, Table
-from .hands import HAND_LOCK, HandUnavailableError, forget_hand, rebuild_hand
+from .hands import HandUnavailableError, forget_hand, hand_lock, rebuild_hand
 from .notify import notify_table, schedule
 from .play import TableError, lock_table
 from .settlement import annul_hand
@@ -61,7 +61,7 @@ def resume_tables(*, now: float | None = None) -> ResumeReport:
                 continue
             if record is None or record.status != HandRecord.Status.LIVE:
                 continue
-            with HAND_LOCK:
+            with hand_lock(record.pk):
                 forget_hand(record.pk)
                 try:
                     hand = rebuild_hand(record)
