@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import Profile
+from .services import nickname_taken
 
 
 class NicknameForm(forms.ModelForm):
@@ -18,6 +19,8 @@ class NicknameForm(forms.ModelForm):
         nickname: str = self.cleaned_data["nickname"].strip()
         if not nickname:
             raise forms.ValidationError(_("昵称不能为空。"))
+        if nickname_taken(nickname=nickname, exclude_profile_id=self.instance.pk):
+            raise forms.ValidationError(_("这个昵称已被其他玩家使用，请换一个。"))
         return nickname
 
 

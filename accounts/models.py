@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -43,6 +44,14 @@ class Profile(models.Model):
         verbose_name = _("玩家资料")
         verbose_name_plural = _("玩家资料")
         ordering = ["-rating_points", "id"]
+        constraints = [
+            # One player per nickname, ignoring case ("Ann" and "ann" clash).
+            models.UniqueConstraint(
+                Lower("nickname"),
+                name="unique_profile_nickname_ci",
+                violation_error_message=_("这个昵称已被其他玩家使用，请换一个。"),
+            )
+        ]
 
     def __str__(self) -> str:
         return self.nickname

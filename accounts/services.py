@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from .models import LevelScheme, Message, Profile, User
@@ -20,26 +20,75 @@ def profile_create(*, user: User, nickname: str = "") -> Profile:
     ``settings.MAHJONG_STARTING_POINTS`` (实力积分); the nickname defaults to the
     username. Idempotent: an existing profile is returned unchanged.
     """
-    profile, _created = Profile.objects.get_or_create(
-        user=user,
-        defaults={
-            "nickname": (nickname or user.get_username())[:32],
-            "coins": settings.MAHJONG_STARTING_COINS,
-            "rating_points": settings.MAHJONG_STARTING_POINTS,
-        },
-    )
-    return profile
+    existing = Profile.objects.filter(user=user).first()
+    if existing is not None:
+        return existing
+    base = (nickname or user.get_username())[:32]
+    for attempt in range(20):
+        try:
+            with transaction.atomic():
+                profile, _created = Profile.objects.get_or_create(
+                    user=user,
+                    defaults={
+                        "nickname": nickname_free(base=base, attempt=attempt),
+                        "coins": settings.MAHJONG_STARTING_COINS,
+                        "rating_points": settings.MAHJONG_STARTING_POINTS,
+                    },
+                )
+            return profile
+        except IntegrityError:
+            # Another sign-up took the same nickname between the check and the insert.
+            continue
+    raise ValueError(f"no free nickname near {base!r}")
+
+
+def nickname_taken(*, nickname: str, exclude_profile_id: int | None = None) -> bool:
+    """True when another profile already uses ``nickname``, ignoring case."""
+    others = Profile.objects.filter(nickname__iexact=nickname.strip())
+    if exclude_profile_id is not None:
+        others = others.exclude(pk=exclude_profile_id)
+    return others.exists()
+
+
+def nickname_free(*, base: str, attempt: int = 0) -> str:
+    """``base`` if unused (ignoring case), else ``base`` + the lowest free number.
+
+    Used for the default nickname at sign-up (the username), which may clash with a
+    nickname another player chose. The result is at most 32 characters; ``attempt``
+    skips that many free candidates (retries after a concurrent insert).
+    """
+    base = base.strip()[:32] or "player"
+    candidates = [base] + [f"{base[: 32 - len(str(n))]}{n}" for n in range(2, 10_000)]
+    for candidate in candidates:
+        if not nickname_taken(nickname=candidate):
+            if attempt == 0:
+                return candidate
+            attempt -= 1
+    raise ValueError(f"no free nickname near {base!r}")
 
 
 def profile_set_nickname(*, profile: Profile, nickname: str) -> Profile:
-    """Set the nickname shown at tables; raise ``ValueError`` if blank or too long."""
+    """Set the nickname shown at tables.
+
+    Raise ``ValueError`` if blank, longer than 32 characters, or used by another
+    player (compared ignoring case; the database constraint
+    ``unique_profile_nickname_ci`` backs the check against races).
+    """
     nickname = nickname.strip()
     if not nickname:
         raise ValueError("nickname must not be blank")
     if len(nickname) > 32:
         raise ValueError("nickname must be at most 32 characters")
+    if nickname_taken(nickname=nickname, exclude_profile_id=profile.pk):
+        raise ValueError("nickname is used by another player")
+    old = profile.nickname
     profile.nickname = nickname
-    profile.save(update_fields=["nickname"])
+    try:
+        with transaction.atomic():
+            profile.save(update_fields=["nickname"])
+    except IntegrityError as exc:
+        profile.nickname = old
+        raise ValueError("nickname is used by another player") from exc
     return profile
 
 

@@ -20,11 +20,16 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = NicknameForm(request.POST, instance=player_profile)
         if form.is_valid():
-            profile_set_nickname(
-                profile=player_profile, nickname=form.cleaned_data["nickname"]
-            )
-            messages.success(request, _("昵称已更新。"))
-            return redirect("accounts:profile")
+            try:
+                profile_set_nickname(
+                    profile=player_profile, nickname=form.cleaned_data["nickname"]
+                )
+            except ValueError:
+                # Taken by someone else between the form check and the save.
+                form.add_error("nickname", _("这个昵称已被其他玩家使用，请换一个。"))
+            else:
+                messages.success(request, _("昵称已更新。"))
+                return redirect("accounts:profile")
         player_profile.refresh_from_db()
     else:
         form = NicknameForm(instance=player_profile)
