@@ -11,7 +11,9 @@ tile), after a think time; after a hand both send 继续.
 
 Prints one JSON line: actions, actions per second, and the latency from
 sending an action to the opponent's frame with the new sequence number
-arriving (p50/p90/p99/max, ms), frames, refusals, hands finished.
+arriving (p50/p90/p99/max, ms; actions sent in the first ``--warmup``
+seconds, when every table deals at once, are not measured), the server
+processes' CPU per action, frames, refusals, hands finished.
 
     python benchmarks/bench_ws.py --tables 100 --seconds 60
 
@@ -48,6 +50,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--think", type=float, default=1.0, help="mean think time, s")
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=10.0,
+        help="seconds at the start not measured (every table deals at once)",
+    )
     p.add_argument("--daphnes", type=int, default=4)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument(
@@ -133,6 +141,9 @@ class Stats:
         self.refusals = 0
         self.hands = 0
         self.errors: list[str] = []
+        self.measure_from = 0.0
+        self.refusal_samples: list[str] = []
+        self.measured_actions = 0
 
 
 def choose(frame: str) -> dict | None:
@@ -192,8 +203,11 @@ async def table_clients(
             await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
         if time.monotonic() > stop:
             return
-        pending.append((1 - seat, seq, time.perf_counter()))
+        t0 = time.perf_counter()
+        measured = time.monotonic() >= stats.measure_from
+        pending.append((1 - seat, seq, t0 if measured else -t0))
         stats.actions += 1
+        stats.measured_actions += measured
         await socks[seat].send(json.dumps(payload))
 
     async def reader(seat: int) -> None:
@@ -202,13 +216,16 @@ async def table_clients(
             if m is None:
                 if 'id="toast"' in msg:
                     stats.refusals += 1
+                    if len(stats.refusal_samples) < 3:
+                        stats.refusal_samples.append(re.sub(r"<[^>]+>", "", msg))
                 continue
             stats.frames += 1
             seq = int(m.group(1))
             now = time.perf_counter()
             for item in list(pending):
                 if item[0] == seat and seq > item[1]:
-                    stats.latencies.append(now - item[2])
+                    if item[2] > 0:  # sent after the warm-up
+                        stats.latencies.append(now - item[2])
                     pending.remove(item)
             seen[seat] = seq
             phase = PHASE.search(msg)
@@ -239,6 +256,7 @@ async def table_clients(
 async def run_clients(cluster, tables, args, stats: Stats) -> float:
     start = time.monotonic()
     stop = start + args.seconds
+    stats.measure_from = start + min(args.warmup, args.seconds / 2)
     coros = [
         table_clients(
             cluster.url(i, f"/ws/table/{tid}/"),
@@ -311,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
         "think_mean_s": args.think,
         "actions": stats.actions,
         "actions_per_second": round(stats.actions / elapsed, 1) if elapsed else 0,
+        "warmup_s": min(args.warmup, args.seconds / 2),
+        "measured_actions_per_second": round(
+            stats.measured_actions / (elapsed - min(args.warmup, args.seconds / 2)), 1
+        ),
         "latency_ms": {
             "n": len(lat),
             "p50": pct(50),
@@ -328,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "frames": stats.frames,
         "refusals": stats.refusals,
+        "refusal_samples": stats.refusal_samples,
         "hands_finished": stats.hands,
         "errors": stats.errors[:5],
     }
