@@ -221,3 +221,52 @@ def task_state(task: Any, me: Any, player: Any) -> bool | None:
             for m in melds
         )
     return None
+
+
+# Settlement lines not listed under the fan table: the fan totals are in the table
+# itself, the coin and skill results in the deltas below it.
+_LINES_HIDDEN = frozenset(
+    {"base_fan", "base", "fan", "winner_gain", "loser_loss", "skill", "kongs", "draw"}
+)
+# Coin amounts: left out at practice (人机练习) tables, which pay nothing.
+_LINES_COINS = frozenset({"coins_raw", "cap", "rake"})
+
+
+def _is_factor(key: str) -> bool:
+    return key in ("multiplier", "self_drawn", "ready_win") or key.startswith(
+        ("open_hand", "deal_double")
+    )
+
+
+@register.filter
+def settle_lines(lines: Any, practice: Any = False) -> list[dict[str, Any]]:
+    """The settlement lines to list under the fan table, ready to show.
+
+    ``lines`` are the presenter's ``settlement.lines`` ({key, zh, en, value, note});
+    returns [{key, label, value (text: "×2" for factors, "1,700" for amounts),
+    note}] in order. Totals shown elsewhere are left out, a zero rake too, and
+    at practice tables every coin amount (游戏币, 封顶, 系统回收).
+    """
+    english = (get_language() or "zh-hans").lower().startswith("en")
+    shown: list[dict[str, Any]] = []
+    for line in lines or ():
+        if not isinstance(line, Mapping):
+            continue
+        key = str(line.get("key", ""))
+        value = line.get("value")
+        if key in _LINES_HIDDEN:
+            continue
+        if key in _LINES_COINS and (practice or (key == "rake" and not value)):
+            continue
+        label = line.get("en") if english and line.get("en") else line.get("zh")
+        if _is_factor(key):
+            text = f"×{value}"
+        else:
+            try:
+                text = f"{int(value):,}"
+            except (TypeError, ValueError):
+                text = str(value)
+        shown.append(
+            {"key": key, "label": label, "value": text, "note": line.get("note") or ""}
+        )
+    return shown

@@ -22,6 +22,7 @@
   var lastSaid = "";
   var wantFocus = null; // {tile, index} to restore after a swap
   var settleSeen = null; // the hand whose settlement panel already took focus
+  var leaving = false; // a redirect to the lobby is under way
 
   function $(sel, ctx) { return (ctx || document).querySelector(sel); }
   function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
@@ -46,6 +47,13 @@
       var p = Math.max(0, Math.min(1, left / total));
       t.style.setProperty("--p", p.toFixed(4));
       t.classList.toggle("is-low", left < 4000);
+      // The settlement countdown: when it runs out the server closes the table;
+      // take the player back to the lobby (a moment later, so a last 继续 can land).
+      var lobby = t.getAttribute("data-lobby-url");
+      if (lobby && deadline - serverNow < -1500 && !leaving) {
+        leaving = true;
+        window.location.assign(lobby);
+      }
       var num = t.parentNode && t.parentNode.querySelector(".mj-timer-num");
       if (num) {
         var secs = Math.ceil(left / 1000);
@@ -207,6 +215,8 @@
   function afterFrame() {
     var go = $("#redirect[data-url]");
     if (go && go.getAttribute("data-url")) { window.location.assign(go.getAttribute("data-url")); return; }
+    var closed = $("[data-goto-lobby]");
+    if (closed && !leaving) { leaving = true; window.location.assign(closed.getAttribute("data-goto-lobby")); return; }
     readSkew();
     var status = $("#mj-status");
     if (status) say(status.getAttribute("data-say"));

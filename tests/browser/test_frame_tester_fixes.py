@@ -1,0 +1,227 @@
+"""Frame fixes after the fresh-user test: hand number during settlement, the live
+region on an own-turn kong, practice settlement without coins, the 继续/分组 hints,
+and the settlement countdown taking the player back to the lobby.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from .test_frame_templates import NO_ACTIONS, context, render, settlement
+
+
+def _text(node: Any) -> str:
+    return " ".join(node.all_text().split())
+
+
+def roomline(ctx: dict[str, Any]) -> str:
+    root = render(ctx)
+    return _text(root.find_all(id="mj-roomline")[0])
+
+
+def test_roomline_shows_the_hand_that_just_ended_during_settlement():
+    # hand 1 settled: the match already counts it (hands_played 1, score 1:0)
+    match = {"hands_played": 1, "wins": {"me": 1, "opponent": 0}}
+    line = roomline(context(phase="ended", match=match, settlement=settlement()))
+    assert "第 1 盘 · 1:0" in line
+    # the next hand is being played: its number
+    assert "第 2 盘 · 1:0" in roomline(context(match=match))
+    # an annulled hand is not counted: its number is still hands_played + 1
+    annulled = settlement(annulled=True, result="draw", winner=None)
+    assert "第 2 盘" in roomline(
+        context(phase="ended", match=match, settlement=annulled)
+    )
+    first = {"hands_played": 0, "wins": {"me": 0, "opponent": 0}}
+    assert "第 1 盘" in roomline(context(match=first))
+
+
+def say(ctx: dict[str, Any]) -> str:
+    return render(ctx).find_all(id="mj-status")[0].attrs["data-say"]
+
+
+def test_live_region_on_own_turn_with_a_kong_offer_is_the_turn_prompt():
+    base = context()
+    kong = [{"tile": "1z", "kind": "concealed_kong"}]
+    own = dict(base["actions"], kong=kong)
+    # the opponent's last discard is still on the table: not announced
+    assert say(context(actions=own)) == "摸到发，请出牌，可以杠"
+    after_claim = context(actions=own, me=dict(base["me"], drawn=None))
+    assert say(after_claim) == "轮到你出牌，可以杠"
+    # without a kong: the plain prompt
+    assert say(context()) == "摸到发，请出牌"
+    # the claim window still names the opponent's discard
+    claim = context(
+        phase="claim",
+        me=dict(base["me"], drawn=None),
+        actions=dict(NO_ACTIONS, pung=True, **{"pass": True}),
+        last_discard={"seat": "opponent", "tile": "5z", "index": 2},
+    )
+    assert say(claim) == "对手打出白，可以吃碰杠"
+
+
+def test_practice_settlement_lists_fans_and_factors_but_no_coins():
+    lines = [
+        {"key": "base_fan", "zh": "番种合计", "en": "Fan", "value": 17, "note": ""},
+        {"key": "fan", "zh": "总番数", "en": "Total fan", "value": 17, "note": ""},
+        {"key": "multiplier", "zh": "倍数", "en": "Multiplier", "value": 2, "note": ""},
+        {
+            "key": "coins_raw",
+            "zh": "游戏币",
+            "en": "Coins",
+            "value": 170,
+            "note": "17×10×1",
+        },
+        {"key": "rake", "zh": "系统回收", "en": "Rake", "value": 9, "note": "5%"},
+    ]
+    st = settlement(practice=True, lines=lines, coins={"me": 0, "opponent": 0})
+    root = render(context(phase="ended", settlement=st))
+    panel = root.find_all(data_testid="settlement")[0]
+    shown = [li.attrs["data-line"] for li in panel.find_all(data_line="*")]
+    assert shown == ["multiplier"]
+    assert "×2" in _text(panel.find_all(data_line="multiplier")[0])
+    text = _text(panel)
+    assert "170" not in text and "系统回收" not in text and "游戏币 " not in text
+    assert not panel.find_all(data_testid="delta-me")
+    assert "人机练习不计游戏币和实力积分" in _text(
+        panel.find_all(data_testid="practice-note")[0]
+    )
+    # a real table shows the coin lines and the deltas
+    real = settlement(lines=lines)
+    panel = render(context(phase="ended", settlement=real)).find_all(
+        data_testid="settlement"
+    )[0]
+    shown = [li.attrs["data-line"] for li in panel.find_all(data_line="*")]
+    assert shown == ["multiplier", "coins_raw", "rake"]
+    assert "游戏币 170 (17×10×1)" in _text(panel.find_all(data_line="coins_raw")[0])
+    assert panel.find_all(data_testid="delta-me")
+
+
+def test_continue_and_regroup_explain_themselves():
+    panel = render(context(phase="ended", settlement=settlement()))
+    for hook, hint in (
+        ("continue", "和同一对手打下一盘"),
+        ("regroup", "换个对手，重新匹配"),
+    ):
+        button = panel.find_all(data_testid=hook)[0]
+        assert button.attrs["title"] == hint
+        described = panel.find_all(id=button.attrs["aria-describedby"])[0]
+        assert _text(described) == hint
+
+
+def test_closed_table_has_one_way_back_and_no_countdown():
+    ctx = context(
+        phase="ended",
+        settlement=settlement(countdown=1_700_000_000_000 - 1),
+        table=dict(context()["table"], status="closed"),
+    )
+    panel = render(ctx).find_all(data_testid="settlement")[0]
+    assert len(panel.find_all(href="/lobby/")) == 1
+    assert panel.find_all(data_testid="back-to-lobby")
+    assert not panel.find_all(data_testid="settle-countdown")
+    # closed because the countdown ran out: the page goes to the lobby itself
+    closed = panel.find_all(data_testid="table-closed")[0]
+    assert closed.attrs["data-goto-lobby"] == "/lobby/"
+    # closed early (the opponent left): the player reads the result first
+    early = dict(ctx, settlement=settlement(countdown=1_700_000_000_000 + 9000))
+    closed = render(early).find_all(data_testid="table-closed")[0]
+    assert "data-goto-lobby" not in closed.attrs
+
+
+def test_open_table_countdown_sits_in_the_button_bar():
+    panel = render(context(phase="ended", settlement=settlement()))
+    bar = panel.find_all(**{"class": "mj-settle-actions"})[0]
+    assert bar.find_all(data_testid="settle-countdown")
+    assert bar.find_all(data_testid="continue") and bar.find_all(data_testid="regroup")
+    # one lobby link: 离开，回到大厅
+    assert len(panel.find_all(href="/lobby/")) == 1
+    assert panel.find_all(data_lobby_url="/lobby/")  # where the countdown goes
+    assert len(panel.find_all(data_testid="leave-link")) == 1
+
+
+@pytest.mark.browser
+def test_countdown_running_out_goes_to_the_lobby(browser):
+    import time
+    from pathlib import Path
+
+    now = int(time.time() * 1000)
+    ctx = context(phase="ended", now=now, settlement=settlement(countdown=now + 300))
+    with translation.override("zh-hans"):
+        frame = render_to_string("games/partials/frame.html", ctx)
+    js = (Path(__file__).resolve().parents[2] / "static/js/table.js").read_text()
+    table = (
+        '<html><body><div id="mj-root">' + frame + "</div>"
+        '<div id="mj-live"></div><script>' + js + "</script></body></html>"
+    )
+    page = browser.new_page()
+    page.route(
+        "http://mj.test/table/7/",
+        lambda route: route.fulfill(
+            body=table, content_type="text/html; charset=utf-8"
+        ),
+    )
+    page.route(
+        "http://mj.test/lobby/",
+        lambda route: route.fulfill(
+            body="<p>lobby</p>", content_type="text/html; charset=utf-8"
+        ),
+    )
+    page.goto("http://mj.test/table/7/")
+    assert page.locator("[data-testid=settle-countdown]").is_visible()
+    page.wait_for_url("http://mj.test/lobby/", timeout=8000)
+    page.close()
+
+
+@pytest.mark.browser
+def test_countdown_text_is_not_covered_on_a_phone(browser):
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    now = int(time.time() * 1000)
+    ctx = context(phase="ended", now=now, settlement=settlement(countdown=now + 60_000))
+    with translation.override("zh-hans"):
+        frame = render_to_string("games/partials/frame.html", ctx)
+    css = (root / "static/css/site.css").read_text() + (
+        root / "static/css/table.css"
+    ).read_text()
+    js = (root / "static/js/table.js").read_text()
+    html = (
+        f"<html><head><style>{css}</style></head><body><div id='mj-root'>{frame}"
+        f"</div><div id='mj-live'></div><script>{js}</script></body></html>"
+    )
+    page = browser.new_page(viewport={"width": 360, "height": 640})
+    page.route(
+        "http://mj.test/table/7/",
+        lambda route: route.fulfill(body=html, content_type="text/html; charset=utf-8"),
+    )
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto("http://mj.test/table/7/")
+    num = page.locator(".mj-settle-timer .mj-timer-num")
+    page.wait_for_function(
+        "() => document.querySelector('.mj-settle-timer .mj-timer-num')"
+        ".textContent.includes('秒后回到大厅')"
+    )
+    box = num.bounding_box()
+    assert box["height"] > 0 and box["y"] + box["height"] <= 640
+    for hook in ("continue", "regroup"):
+        b = page.locator(f"[data-testid={hook}]").bounding_box()
+        below = b["y"] >= box["y"] + box["height"]
+        above = b["y"] + b["height"] <= box["y"]
+        assert below or above, hook
+    # what is on top at the number's centre is the countdown itself
+    hit = page.evaluate(
+        """() => {
+          const r = document.querySelector('.mj-settle-timer .mj-timer-num')
+            .getBoundingClientRect();
+          const el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return !!el && el.closest('.mj-settle-timer') !== null;
+        }"""
+    )
+    assert hit and errors == []
+    page.screenshot(path="/tmp/fix9_phone_settlement.png")
+    page.close()
