@@ -1,0 +1,134 @@
+"""Every main page fits a 360 px phone: no horizontal scrolling of the page.
+
+A wide thing (the seed commitment's hex, the events table, a long number) must
+wrap or scroll inside its own box, never widen the page.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from .conftest import login
+from .server import ROOT
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+
+SETUP = """
+import sys
+sys.path.insert(0, "tests/games")
+from driver import play_out
+from accounts.models import User
+from accounts.services import inbox_send
+from games.models import Room
+from games.services.tables import play_bot
+
+u = User.objects.get(username="narrow")
+room = Room.objects.order_by("order", "id").first()
+table = play_bot(u, room, "easy")
+play_out(table, {0: u}, seed=1)
+table.refresh_from_db()
+for name, points in (("narrowtop", 1_650_000), ("narrowmid", 48_000)):
+    p = User.objects.get(username=name).profile
+    p.rating_points = points
+    p.nickname = name + "很长很长的昵称ABCDEFGHIJ"
+    p.save()
+inbox_send(recipient=u, subject="欢迎" * 20, body="一段很长的站内信内容。" * 30)
+print(table.pk, table.hand_id)
+"""
+
+
+def overflow(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def wide_elements(page: Any) -> list[str]:
+    """The elements sticking out past the right edge (for the failure message)."""
+    return page.evaluate(
+        """() => Array.from(document.querySelectorAll('body *'))
+          .filter(e => e.getBoundingClientRect().right > 361
+                  && !e.closest('.table-scroll'))
+          .slice(0, 5)
+          .map(e => e.tagName + '.' + e.className + ' '
+               + Math.round(e.getBoundingClientRect().right))"""
+    )
+
+
+@pytest.fixture(scope="module")
+def finished_hand(live) -> tuple[int, int]:
+    live.create_players("narrow", "narrowtop", "narrowmid")
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", SETUP],
+        cwd=ROOT,
+        env=dict(live.env, MAHJONG_SCHEDULER="none"),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    table_id, hand_id = (int(x) for x in out.stdout.split()[-2:])
+    return table_id, hand_id
+
+
+def check(page: Any, url: str, shot: str) -> None:
+    page.goto(url)
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(150)
+    page.screenshot(path=f"/tmp/narrow_{shot}.png", full_page=True)
+    width = overflow(page)
+    assert width <= 360, f"{url}: page is {width}px wide; {wide_elements(page)}"
+
+
+def test_anonymous_pages_fit_360px(live, browser):
+    page = browser.new_page(viewport=PHONE)
+    for path, shot in (
+        ("/", "home"),
+        ("/accounts/login/", "login"),
+        ("/accounts/signup/", "signup"),
+        ("/rules/", "rules"),
+        ("/leaderboard/", "leaderboard_anon"),
+    ):
+        check(page, live.url + path, shot)
+    page.close()
+
+
+def test_player_pages_fit_360px(live, browser, finished_hand):
+    table_id, hand_id = finished_hand
+    page = browser.new_page(viewport=PHONE)
+    login(page, live, "narrow")
+    for path, shot in (
+        ("/lobby/", "lobby"),
+        (f"/hands/{hand_id}/", "record"),
+        ("/leaderboard/", "leaderboard"),
+        ("/me/", "profile"),
+        ("/me/inbox/", "inbox"),
+        (f"/table/{table_id}/", "settlement"),
+    ):
+        check(page, live.url + path, shot)
+    # the record's events table scrolls inside its own box, which is on screen
+    page.goto(f"{live.url}/hands/{hand_id}/")
+    box = page.locator(".table-scroll").first.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    # the leaderboard's 实力积分 column is on screen whole
+    page.goto(f"{live.url}/leaderboard/")
+    cell = page.locator("td.num", has_text="1,650,000").first.bounding_box()
+    assert cell and cell["x"] + cell["width"] <= 360
+    page.close()
+
+
+def test_live_table_fits_360px(live, browser):
+    live.create_players("narrowplay")
+    page = browser.new_page(viewport=PHONE)
+    login(page, live, "narrowplay")
+    page.goto(live.url + "/lobby/")
+    page.locator("[data-testid=play-bot]").first.click()
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector("#mj-status[data-phase]", state="attached")
+    page.wait_for_timeout(500)
+    page.screenshot(path="/tmp/narrow_table.png", full_page=True)
+    assert overflow(page) <= 360, wide_elements(page)
+    page.close()
