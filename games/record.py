@@ -16,6 +16,7 @@ from accounts.models import Profile
 
 from . import selectors
 from .models import HandRecord
+from .templatetags.mj_table import bot_name
 
 KIND_LABELS = {
     "hand_started": gettext_lazy("开局"),
@@ -112,7 +113,11 @@ def record_context(record: HandRecord) -> dict[str, Any]:
     names: dict[int, str] = {}
     for seat, uid in ((0, record.seat0_id), (1, record.seat1_id)):
         profile = Profile.objects.filter(user_id=uid).first() if uid else None
-        names[seat] = profile.nickname if profile else _("电脑")
+        names[seat] = (
+            profile.nickname
+            if profile
+            else bot_name(record.table.bot_level if record.table_id else None)
+        )
     start = log[0]["at"] if log else 0.0
     rows = []
     hands: list[dict[str, Any]] = []

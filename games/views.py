@@ -18,7 +18,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from . import presenters, selectors
@@ -27,12 +26,9 @@ from .models import Room, Table
 from .record import record_context
 from .services import tables as table_services
 from .services.play import TableError
+from .templatetags.mj_table import BOT_LEVEL_LABELS
 
-BOT_LEVELS = (
-    ("easy", gettext_lazy("简单")),
-    ("normal", gettext_lazy("普通")),
-    ("hard", gettext_lazy("困难")),
-)
+BOT_LEVELS = tuple(BOT_LEVEL_LABELS.items())
 """Bot levels offered in the lobby, weakest first (keys of engine.bots.LEVELS)."""
 
 

@@ -14,7 +14,7 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from games.rules.errors import NotationError
@@ -270,3 +270,29 @@ def settle_lines(lines: Any, practice: Any = False) -> list[dict[str, Any]]:
             {"key": key, "label": label, "value": text, "note": line.get("note") or ""}
         )
     return shown
+
+
+BOT_LEVEL_LABELS = {
+    "easy": gettext_lazy("简单"),
+    "normal": gettext_lazy("普通"),
+    "hard": gettext_lazy("困难"),
+}
+"""Bot level (keys of ``games.engine.bots.LEVELS``) → the name the lobby offers."""
+
+
+def bot_name(level: str | None) -> str:
+    """The computer opponent's display name: ``电脑（普通）`` (``Computer (Normal)``).
+
+    One name everywhere (table plate, records, lobby); an unknown or empty
+    level gives plain ``电脑``.
+    """
+    label = BOT_LEVEL_LABELS.get(level or "")
+    if label is None:
+        return str(_("电脑"))
+    return _("电脑（%(level)s）") % {"level": label}
+
+
+@register.filter(name="bot_name")
+def bot_name_filter(level: Any) -> str:
+    """Template form of :func:`bot_name`."""
+    return bot_name(str(level) if level else None)

@@ -35,6 +35,11 @@ def test_roomline_shows_the_hand_that_just_ended_during_settlement():
     assert "第 2 盘" in roomline(
         context(phase="ended", match=match, settlement=annulled)
     )
+    # the presenter's own number for the settled hand wins when it is given
+    numbered = settlement(annulled=True, hand_number=1)
+    assert "第 1 盘" in roomline(
+        context(phase="ended", match=match, settlement=numbered)
+    )
     first = {"hands_played": 0, "wins": {"me": 0, "opponent": 0}}
     assert "第 1 盘" in roomline(context(match=first))
 

@@ -14,7 +14,7 @@ DEMO_PLAYERS = [
     ("demo1", "demo1@example.com", "mahjong-demo-1", "东风客", 1600),
     ("demo2", "demo2@example.com", "mahjong-demo-2", "西窗月", 450),
 ]
-BOT = ("bot", "bot@example.com", "机器人小白")
+BOT = ("bot", "bot@example.com", "电脑（普通）")
 
 
 class Command(BaseCommand):
@@ -34,7 +34,7 @@ class Command(BaseCommand):
                     inbox_send(
                         recipient=user,
                         subject="欢迎来到二人麻将",
-                        body="这是一个演示账户。去大厅开一桌，和机器人或另一位演示玩家过过招吧。",
+                        body="这是一个演示账户。去大厅开一桌，和电脑或另一位演示玩家过过招吧。",
                     )
             username, email, nickname = BOT
             bot = self._user(username, email)
