@@ -8,9 +8,13 @@ does in its second pass. Rules and engine tests need no database and are untouch
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from asgiref.sync import SyncToAsync
+from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE_VARS = ("DATABASE_URL", "REDIS_URL")
@@ -41,6 +45,37 @@ def pytest_collection_modifyitems(
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+@pytest.fixture(autouse=True)
+def _close_sync_thread_connections() -> Iterator[None]:
+    """Close the database connections a test left in asgiref's shared sync thread.
+
+    Outside ``async_to_sync`` (an async test run by pytest-asyncio), every
+    ``sync_to_async``/``database_sync_to_async`` call with ``thread_sensitive=True``
+    runs on ``SyncToAsync.single_thread_executor``: one thread for the whole
+    process. Django's connections are per thread, so a connection the test opened
+    there outlived the test (SQLite's in-memory test database even ignores
+    ``close()``). A later test without database access that drives a consumer then
+    failed: Channels calls ``close_old_connections()`` on that thread, which asks
+    the stale connection for its autocommit state, and pytest-django refuses
+    ("Database access not allowed").
+    """
+    yield
+    SyncToAsync.single_thread_executor.submit(_close_thread_connections).result(
+        timeout=60
+    )
+
+
+def _close_thread_connections() -> None:
+    """Close this thread's open connections, SQLite in-memory ones included.
+
+    The in-memory test database lives on while the main thread's connection is
+    open, so closing a worker thread's connection to it loses nothing.
+    """
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None:
+            BaseDatabaseWrapper.close(conn)
 
 
 def _compile_messages_if_stale() -> None:

@@ -45,8 +45,17 @@ def live() -> Iterator[LiveServer]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium under Playwright's sync API, for one test module at a time.
+
+    While ``sync_playwright()`` is open, Playwright keeps its event loop marked as
+    the main thread's running loop between calls (``wait_for_future`` sets it). A
+    session-scoped browser therefore outlived the browser modules, and every later
+    async test failed with "Runner.run() cannot be called from a running event
+    loop" (pytest-django runs the no-database tests, async ones included, last).
+    Module scope closes it, and clears the running loop, when the module ends.
+    """
     path = chromium_path()
     if path is None:
         pytest.fail(
