@@ -16,7 +16,7 @@ from accounts.models import Profile
 
 from . import selectors
 from .models import HandRecord
-from .templatetags.mj_table import bot_name
+from .templatetags.mj_table import bot_name, fan_name
 
 KIND_LABELS = {
     "hand_started": gettext_lazy("开局"),
@@ -68,7 +68,24 @@ PHASE_LABELS = {
 }
 
 
-def _note(kind: str, data: dict[str, Any], names: dict[int, str] | None = None) -> str:
+def _task_text(data: dict[str, Any], ruleset: str) -> str:
+    """What a 任务加倍 task asks, as the table shows it (templates/.../center.html)."""
+    task = data.get("kind")
+    if task == "pung":
+        return _("和牌时有这张牌的刻子")
+    if task == "kong":
+        return _("开过杠后和牌")
+    if task == "fan":
+        return _("以「%(fan)s」和牌") % {"fan": fan_name(data.get("fan"), ruleset)}
+    return _("加倍后和牌")
+
+
+def _note(
+    kind: str,
+    data: dict[str, Any],
+    names: dict[int, str] | None = None,
+    ruleset: str = "",
+) -> str:
     if kind == "prompt":
         phase = str(PHASE_LABELS.get(str(data.get("phase")), data.get("phase", "")))
         who = "、".join((names or {}).get(s, str(s)) for s in data.get("seats") or ())
@@ -91,9 +108,7 @@ def _note(kind: str, data: dict[str, Any], names: dict[int, str] | None = None) 
     if kind == "ready" and data.get("heavenly"):
         return _("天听")
     if kind == "task":
-        return (
-            f"{data.get('kind', '')} {data.get('fan') or ''} ×{data.get('factor', 2)}"
-        )
+        return f"{_task_text(data, ruleset)} ×{data.get('factor', 2)}"
     if kind == "hand_ended":
         if data.get("winner") is None:
             return _("流局")
@@ -134,7 +149,7 @@ def record_context(record: HandRecord) -> dict[str, Any]:
                 "seat": seat,
                 "who": names.get(seat, "") if seat is not None else "",
                 "tiles": _tiles(data) if kind != "hand_ended" else [],
-                "note": _note(kind, data, names),
+                "note": _note(kind, data, names, record.ruleset),
             }
         )
         if kind == "hand_ended":
