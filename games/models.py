@@ -58,7 +58,9 @@ class Table(models.Model):
     hands).  ``deadline`` is when the open prompt times out; ``veil`` hides,
     from the seat that just discarded, whether the opponent had a claim
     (see ``games.services.play``).  ``connections`` counts open websockets
-    per seat (for 托管 on disconnect).
+    per seat and ``away_since`` holds, per seat, when its last websocket
+    closed (epoch seconds; None while connected) — 托管 starts only after a
+    seat has been away for the whole grace period.
     """
 
     class Kind(models.TextChoices):
@@ -131,6 +133,12 @@ class Table(models.Model):
     continue_votes = models.JSONField(_("继续"), default=list, blank=True)
     veil = models.JSONField(_("遮挡"), null=True, blank=True)
     connections = models.JSONField(_("连接数"), default=list, blank=True)
+    away_since = models.JSONField(
+        _("离开时间"),
+        default=list,
+        blank=True,
+        help_text=_("每个座位最后一个连接断开的时间（epoch 秒），在座时为空。"),
+    )
     created = models.DateTimeField(_("创建时间"), default=timezone.now)
     updated = models.DateTimeField(_("更新时间"), auto_now=True)
 

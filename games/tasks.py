@@ -22,9 +22,12 @@ def table_deadline(
 
 
 @shared_task(name="games.seat_away")
-def seat_away(table_id: int, seat: int, hand_id: int) -> bool:
-    """The disconnect grace period of ``seat`` ended: 托管 if still away."""
-    return play.do_seat_away(table_id, seat, hand_id)
+def seat_away(table_id: int, seat: int, hand_id: int, now: float | None = None) -> bool:
+    """The disconnect grace period of ``seat`` ended: 托管 if still away.
+
+    ``now`` (epoch seconds) defaults to the clock; tests pass it.
+    """
+    return play.do_seat_away(table_id, seat, hand_id, now=now)
 
 
 @shared_task(name="games.settle_timeout")

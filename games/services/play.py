@@ -328,14 +328,21 @@ def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
         raise
     remember_hand(record.pk, hand)
     conns = table.connections or [0, 0]
+    away = _away_since(table)
     for seat in (0, 1):
         if table.is_human(seat) and not conns[seat]:
             # a player who never opens the table goes to 托管 after the grace
+            # (counted from when they left, if they left before this hand)
+            if away[seat] is None:
+                away[seat] = now
             schedule(
                 "seat_away",
                 [table.pk, seat, record.pk],
-                at=now + settings.MAHJONG_DISCONNECT_GRACE,
+                at=max(now, away[seat] + settings.MAHJONG_DISCONNECT_GRACE),
             )
+    if away != _away_since(table):
+        table.away_since = away
+        table.save(update_fields=["away_since", "updated"])
     return record
 
 
@@ -587,6 +594,12 @@ def _set_auto(table: Table, seat: int, on: bool, now: float) -> bool:
     return True
 
 
+def _away_since(table: Table) -> list[float | None]:
+    """Per seat, when its last websocket closed (epoch s), None if connected."""
+    away = list(table.away_since or [])
+    return [float(a) if a is not None else None for a in (away + [None, None])[:2]]
+
+
 def note_connect(table_id: int, seat: int, *, now: float | None = None) -> None:
     """A websocket of ``seat`` opened: count it and hand control back (托管 off)."""
     now = time.time() if now is None else now
@@ -595,12 +608,19 @@ def note_connect(table_id: int, seat: int, *, now: float | None = None) -> None:
         conns = list(table.connections or [0, 0])
         conns[seat] += 1
         table.connections = conns
-        table.save(update_fields=["connections", "updated"])
+        away = _away_since(table)
+        away[seat] = None  # any pending grace job now finds the seat back
+        table.away_since = away
+        table.save(update_fields=["connections", "away_since", "updated"])
         _set_auto(table, seat, False, now)
 
 
 def note_disconnect(table_id: int, seat: int, *, now: float | None = None) -> None:
-    """A websocket of ``seat`` closed; the last one starts the grace period."""
+    """A websocket of ``seat`` closed; the last one starts the grace period.
+
+    Records the moment in ``table.away_since`` and schedules a ``seat_away``
+    job for the end of the grace (``MAHJONG_DISCONNECT_GRACE`` seconds).
+    """
     now = time.time() if now is None else now
     with transaction.atomic():
         try:
@@ -610,7 +630,13 @@ def note_disconnect(table_id: int, seat: int, *, now: float | None = None) -> No
         conns = list(table.connections or [0, 0])
         conns[seat] = max(0, conns[seat] - 1)
         table.connections = conns
-        table.save(update_fields=["connections", "updated"])
+        fields = ["connections", "updated"]
+        if conns[seat] == 0:
+            away = _away_since(table)
+            away[seat] = now
+            table.away_since = away
+            fields.append("away_since")
+        table.save(update_fields=fields)
         if conns[seat] == 0 and table.hand_id is not None:
             schedule(
                 "seat_away",
@@ -619,13 +645,21 @@ def note_disconnect(table_id: int, seat: int, *, now: float | None = None) -> No
             )
 
 
+AWAY_TOLERANCE = 0.5
+"""Seconds a ``seat_away`` job may run early (clocks of different processes)."""
+
+
 def do_seat_away(
     table_id: int, seat: int, hand_id: int, *, now: float | None = None
 ) -> bool:
     """After the grace period: 托管 on for ``seat`` if it is still away.
 
-    Logged as the engine action ``auto_play`` (seed 000 异常处理: 断线 →
-    托管).  Returns whether 托管 was switched on.
+    Acts only if the seat has had no websocket for the whole grace period
+    (``MAHJONG_DISCONNECT_GRACE``), counted from ``table.away_since[seat]``:
+    a job scheduled by an earlier disconnect that fires during a later, short
+    one does nothing (the later disconnect has its own job).  Logged as the
+    engine action ``auto_play`` (seed 000 异常处理: 断线 → 托管).  Returns
+    whether 托管 was switched on.
     """
     now = time.time() if now is None else now
     with transaction.atomic():
@@ -635,5 +669,9 @@ def do_seat_away(
             return False
         conns = table.connections or [0, 0]
         if conns[seat] > 0 or table.hand_id != hand_id or not table.is_human(seat):
+            return False
+        since = _away_since(table)[seat]
+        grace = settings.MAHJONG_DISCONNECT_GRACE
+        if since is None or now < since + grace - min(AWAY_TOLERANCE, grace / 10):
             return False
         return _set_auto(table, seat, True, now)

@@ -76,7 +76,8 @@ def resume_tables(*, now: float | None = None) -> ResumeReport:
                     report.annulled.append(table.pk)
                     continue
             table.connections = [0, 0]
-            table.save(update_fields=["connections", "updated"])
+            table.away_since = [now, now]  # the grace starts now for both
+            table.save(update_fields=["connections", "away_since", "updated"])
             if hand.state.deadline is not None:
                 schedule(
                     "table_deadline",

@@ -191,7 +191,8 @@ async def test_auto_toggle_sync_and_reconnect_restores_control():
     await cb.disconnect()
     t, _ = await _state(table.pk)
     assert t.connections == [1, 0]
-    assert await sync_to_async(do_seat_away)(table.pk, 1, t.hand_id) is True
+    after_grace = t.away_since[1] + 20
+    assert await sync_to_async(do_seat_away)(table.pk, 1, t.hand_id, now=after_grace)
     _, hand = await _state(table.pk)
     assert hand.state.auto[1] is True
     # reconnecting: a full frame at once and control back

@@ -82,14 +82,21 @@ def test_timeouts_alone_finish_a_hand(table):
     assert record.status == HandRecord.Status.ENDED and record.settled
 
 
+GRACE = 20.0  # settings.MAHJONG_DISCONNECT_GRACE (the default)
+
+
 def test_disconnect_grace_then_tuoguan_and_reconnect_hands_control_back(table):
-    note_connect(table.pk, 0)
-    note_connect(table.pk, 1)
-    note_disconnect(table.pk, 1)
+    note_connect(table.pk, 0, now=1000.0)
+    note_connect(table.pk, 1, now=1000.0)
+    note_disconnect(table.pk, 1, now=1001.0)
     table.refresh_from_db()
     assert table.connections == [1, 0]
-    assert do_seat_away(table.pk, 0, table.hand_id) is False  # seat 0 is here
-    assert do_seat_away(table.pk, 1, table.hand_id) is True
+    assert table.away_since == [None, 1001.0]
+    assert do_seat_away(table.pk, 0, table.hand_id, now=1030.0) is False  # here
+    # 19 s after the disconnect: still within the grace
+    assert do_seat_away(table.pk, 1, table.hand_id, now=1020.0) is False
+    assert not _hand(table).state.auto[1]
+    assert do_seat_away(table.pk, 1, table.hand_id, now=1001.0 + GRACE) is True
     hand = _hand(table)
     assert hand.state.auto[1] is True
     ev = HandEvent.objects.filter(hand=table.hand, kind="auto_play").last()
@@ -97,7 +104,7 @@ def test_disconnect_grace_then_tuoguan_and_reconnect_hands_control_back(table):
     assert ev.action["kind"] == "auto_play"
     # seat 1 never waits for a human while in 托管
     assert not hand.state.pending[1] or hand.ended
-    assert do_seat_away(table.pk, 1, table.hand_id) is False  # already on
+    assert do_seat_away(table.pk, 1, table.hand_id, now=1030.0) is False  # on
     note_connect(table.pk, 1)
     hand = _hand(table)
     assert hand.state.auto[1] is False
@@ -106,11 +113,46 @@ def test_disconnect_grace_then_tuoguan_and_reconnect_hands_control_back(table):
 
 
 def test_reconnect_within_grace_keeps_control(table):
-    note_connect(table.pk, 1)
-    note_disconnect(table.pk, 1)
-    note_connect(table.pk, 1)
-    assert do_seat_away(table.pk, 1, table.hand_id) is False
+    note_connect(table.pk, 1, now=1000.0)
+    note_disconnect(table.pk, 1, now=1001.0)
+    note_connect(table.pk, 1, now=1005.0)
+    assert do_seat_away(table.pk, 1, table.hand_id, now=1001.0 + GRACE) is False
     assert not HandEvent.objects.filter(hand=table.hand, kind="auto_play").exists()
+
+
+def test_an_old_grace_job_ignores_a_later_short_disconnect(table):
+    """Tester's bug: 托管 1-6 s after closing the page instead of after 20 s.
+
+    The job of an earlier disconnect (or of the hand start, for a seat that
+    had not connected yet) fired during a later, short disconnect and found
+    "no socket right now".  It must wait for the full grace of the latest
+    disconnect, whose own job then switches 托管 on.
+    """
+    from games.tasks import seat_away
+
+    # seat 1 had no socket at the hand start: its job is due at start + grace
+    table.refresh_from_db()
+    start = table.away_since[1]
+    assert start is not None
+    note_connect(table.pk, 1, now=start + 1)
+    note_disconnect(table.pk, 1, now=start + 15.5)  # closes the page at 15.5 s
+    # the hand-start job fires 4.5 s later: the seat has been away 4.5 s only
+    assert seat_away(table.pk, 1, table.hand_id, now=start + GRACE) is False
+    assert not _hand(table).state.auto[1]
+    assert seat_away(table.pk, 1, table.hand_id, now=start + 15.5 + GRACE - 1) is False
+    # the job of the disconnect itself: away for the whole grace → 托管
+    assert seat_away(table.pk, 1, table.hand_id, now=start + 15.5 + GRACE) is True
+    assert _hand(table).state.auto[1] is True
+
+
+def test_reconnect_and_short_disconnect_then_old_job_does_nothing(table):
+    note_connect(table.pk, 0, now=1000.0)
+    note_disconnect(table.pk, 0, now=1010.0)  # job A due at 1030
+    note_connect(table.pk, 0, now=1012.0)
+    note_disconnect(table.pk, 0, now=1028.0)  # job B due at 1048
+    assert do_seat_away(table.pk, 0, table.hand_id, now=1030.0) is False  # A
+    assert not HandEvent.objects.filter(hand=table.hand, kind="auto_play").exists()
+    assert do_seat_away(table.pk, 0, table.hand_id, now=1048.0) is True  # B
 
 
 def _drive_to_discard(table, users, rng):
@@ -232,31 +274,44 @@ def test_unresumable_hand_is_annulled_and_stakes_returned(table, alice, bob):
 
 @pytest.mark.django_db(transaction=True)
 def test_embedded_default_runs_delayed_jobs_in_a_timer_thread(settings):
-    """Without a Celery broker (eager), the web process itself keeps time."""
+    """Without a Celery broker (eager), the web process itself keeps time.
+
+    Seat 1 opens the table, then leaves 0.3 s into the hand: the grace job
+    planned at the hand start (due at 0.6 s) leaves it alone; the job of its
+    disconnect (due at 0.9 s) switches 托管 on.
+    """
     import time
 
     from games.models import Room
+    from games.services import notify
     from tests.games.conftest import make_player
 
     settings.MAHJONG_SCHEDULER = "auto"
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.MAHJONG_DISCONNECT_GRACE = 0.2
+    settings.MAHJONG_DISCONNECT_GRACE = 0.6
     room = Room.objects.get_or_create(
         name="新手场", defaults={"stake": 10, "min_balance": 200}
     )[0]
     a, b = make_player("ea"), make_player("eb")
     quick_match(a, room)
     t = quick_match(b, room)
+    note_connect(t.pk, 0)
     note_connect(t.pk, 1)
-    note_disconnect(t.pk, 1)  # schedules seat_away in 0.2 s on a thread
-    # (seat 0 never connected at all: its grace job started with the hand)
-    away = HandEvent.objects.filter(hand_id=t.hand_id, kind="auto_play", seat=1)
-    for _ in range(100):
-        if away.exists():
-            break
-        time.sleep(0.05)
+    time.sleep(0.3)
+    note_disconnect(t.pk, 1)  # schedules seat_away in 0.6 s on a thread
+    # wait for the grace jobs' threads without touching the database meanwhile
+    # (SQLite's shared in-memory database locks whole tables across threads)
+    with notify._TIMERS_LOCK:
+        due = [tm for tm in notify._TIMERS if tm.interval < 1.0]
+    assert len(due) == 3  # two from the hand start, one from the disconnect
+    for tm in due:
+        tm.join(timeout=10)
+        assert not tm.is_alive()
+    away = HandEvent.objects.filter(hand_id=t.hand_id, kind="auto_play")
     ev = away.get()
     assert ev.seat == 1 and ev.payload == {"on": True}
+    t.refresh_from_db()
+    assert ev.at >= t.away_since[1] + 0.6 - 0.06  # a whole grace after leaving
     from games.services.notify import cancel_timers
 
     # the bot offer and the pre-deal deadline are still pending on threads
@@ -278,5 +333,9 @@ def test_a_player_who_never_connects_goes_to_tuoguan(alice, bob, room, monkeypat
     # nobody opened the table page: a grace job per seat started with the hand
     assert ("seat_away", [t.pk, 0, t.hand_id]) in planned
     assert ("seat_away", [t.pk, 1, t.hand_id]) in planned
-    assert do_seat_away(t.pk, 0, t.hand_id) is True
+    t.refresh_from_db()
+    start = t.away_since[0]
+    assert start is not None and t.away_since[1] == start
+    assert do_seat_away(t.pk, 0, t.hand_id, now=start + 5) is False
+    assert do_seat_away(t.pk, 0, t.hand_id, now=start + GRACE) is True
     assert _hand(t).state.auto[0] is True
