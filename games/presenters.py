@@ -86,6 +86,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
+from django.utils.translation import gettext
 
 from accounts.models import Profile
 from accounts.selectors import level_scheme_active
@@ -93,12 +94,11 @@ from games.engine import analysis
 from games.engine.hand import Hand
 from games.rules.rulesets import get as get_ruleset
 from games.rules.tiles import ALL_TILES, NUM_KINDS, Tile
+from games.templatetags.mj_table import bot_name
 
 from .models import HandRecord, Table
 
 FRAME_TEMPLATE = "games/partials/frame.html"
-
-BOT_LEVEL_ZH = {"easy": "初级", "normal": "中级", "hard": "高级"}
 
 WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
 
@@ -161,8 +161,8 @@ def _player(
     side = side or {}
     if profile is None:
         bot = not table.is_human(seat)
-        level_zh = BOT_LEVEL_ZH.get(table.bot_level, table.bot_level)
-        nickname = f"机器人（{level_zh}）" if bot else "等待入座"
+        # one name for the computer everywhere (lobby, records, seed_demo)
+        nickname = bot_name(table.bot_level) if bot else gettext("等待入座")
         level = balance = rating = None
     else:
         bot = profile.is_bot or not table.is_human(seat)

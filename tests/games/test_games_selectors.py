@@ -3,6 +3,7 @@
 import pytest
 from django.http import Http404
 from django.urls import reverse
+from django.utils import translation
 
 from games.models import HandRecord, Report, Room, Table
 from games.presenters import seat_context
@@ -100,7 +101,10 @@ def test_seat_context_keys_during_a_bot_hand(alice, room):
     table = play_bot(alice, room, "hard")
     ctx = seat_context(table, 0)
     assert ctx["table"]["practice"] is True
-    assert ctx["players"]["opponent"]["nickname"] == "机器人（高级）"
+    assert ctx["players"]["opponent"]["nickname"] == "电脑（困难）"
+    with translation.override("en"):
+        ctx = seat_context(table, 0)
+    assert ctx["players"]["opponent"]["nickname"] == "Computer (Hard)"
     assert ctx["players"]["me"]["balance"] == 10_000
     assert ctx["seq"] == table.seq
     assert set(ctx["actions"]) >= {"discard", "chi", "pung", "kong", "hu", "pass"}
