@@ -91,3 +91,28 @@ def test_nickname_free_picks_lowest_free_suffix_within_32_characters():
     long = "x" * 32
     _user("c", long)
     assert nickname_free(base=long) == "x" * 31 + "2"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_renames_existing_clashes_before_adding_the_constraint():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("accounts", "0002_level_schemes")]
+    after = [("accounts", "0003_profile_nickname_unique_ci")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    OldUser = old.get_model("accounts", "User")
+    OldProfile = old.get_model("accounts", "Profile")
+    for i, nick in enumerate(["东风客", "Ann", "ann", "东风客", "东风客2"]):
+        user = OldUser.objects.create(username=f"u{i}")
+        OldProfile.objects.create(user=user, nickname=nick)
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    nicks = list(
+        Profile.objects.order_by("user__username").values_list("nickname", flat=True)
+    )
+    # the oldest keeps its name; later clashes get the lowest free suffix
+    assert nicks == ["东风客", "Ann", "ann2", "东风客3", "东风客2"]
