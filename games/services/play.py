@@ -113,16 +113,20 @@ def _bot_for(table: Table) -> Bot:
 
 
 # --------------------------------------------------------------------- parsing
+_FLAG_TEXT = {"true": True, "1": True, "false": False, "0": False}
+
+
 def _flag(value: object, name: str) -> bool:
+    """A yes/no field: JSON true/false, or the form strings "true"/"false"/"1"/"0".
+
+    Raises:
+        InvalidActionError: anything else ("yes", 2, a list, …).
+    """
     if isinstance(value, bool):
         return value
-    if isinstance(value, int):
-        return value != 0
-    if isinstance(value, str) and value.lower() in ("1", "true", "on", "yes"):
-        return True
-    if isinstance(value, str) and value.lower() in ("0", "false", "off", "no", ""):
-        return False
-    raise InvalidActionError(f"{name} 必须是 true 或 false")
+    if isinstance(value, str) and value.strip().lower() in _FLAG_TEXT:
+        return _FLAG_TEXT[value.strip().lower()]
+    raise InvalidActionError(f"{name} must be true or false")
 
 
 def _seq(payload: dict[str, Any]) -> int:

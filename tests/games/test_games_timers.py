@@ -339,3 +339,31 @@ def test_a_player_who_never_connects_goes_to_tuoguan(alice, bob, room, monkeypat
     assert do_seat_away(t.pk, 0, t.hand_id, now=start + 5) is False
     assert do_seat_away(t.pk, 0, t.hand_id, now=start + GRACE) is True
     assert _hand(t).state.auto[0] is True
+
+
+@pytest.mark.parametrize("value", ["yes", "on", 1, 2, [True], {"x": 1}, "真"])
+def test_tuoguan_refuses_a_flag_that_is_not_a_boolean(table, alice, value):
+    """Tester's bug: {"action": "auto_play", "on": "yes"} switched 托管 on."""
+    from games.engine.errors import InvalidActionError
+    from games.services import refusal_message
+
+    seq = table.seq
+    with pytest.raises(InvalidActionError) as info:
+        do_apply_action(
+            table.pk, alice, {"action": "auto_play", "seq": seq, "on": value}
+        )
+    assert refusal_message(info.value) == "无法识别的操作"
+    table.refresh_from_db()
+    assert table.seq == seq and _hand(table).state.auto[0] is False
+
+
+@pytest.mark.parametrize(("on", "off"), [(True, False), ("true", "false"), ("1", "0")])
+def test_tuoguan_accepts_json_booleans_and_the_form_strings(table, alice, on, off):
+    do_apply_action(
+        table.pk, alice, {"action": "auto_play", "seq": table.seq, "on": on}
+    )
+    assert _hand(table).state.auto[0] is True
+    do_apply_action(
+        table.pk, alice, {"action": "auto_play", "seq": table.seq, "on": off}
+    )
+    assert _hand(table).state.auto[0] is False
