@@ -25,7 +25,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
+from django.utils import translation
 from django.utils.html import escape
+from django.utils.translation import gettext
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.engine.errors import ActionError
 
@@ -51,6 +54,31 @@ def _pooled(func: Any) -> Any:
     return database_sync_to_async(func, thread_sensitive=sqlite)
 
 
+def scope_language(scope: dict[str, Any]) -> str:
+    """The language to render for a websocket: the player's choice.
+
+    The ``django_language`` cookie (settings.LANGUAGE_COOKIE_NAME, set by the
+    language switcher), else the browser's Accept-Language, else
+    settings.LANGUAGE_CODE — as Django's LocaleMiddleware chooses for pages.
+    """
+    wanted: list[str] = []
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie:
+        wanted.append(str(cookie))
+    for name, value in scope.get("headers") or ():
+        if name == b"accept-language":
+            header = value.decode("latin-1")[:255]
+            wanted += [code for code, _q in parse_accept_lang_header(header)]
+    for code in wanted:
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return str(settings.LANGUAGE_CODE)
+
+
 def _table_url(table_id: int) -> str:
     try:
         return reverse("games:table", args=[table_id])
@@ -63,6 +91,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     table_id: int
     seat: int | None = None
+    lang: str | None = None  # None: the source language (Chinese)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -71,6 +100,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4401)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.lang = scope_language(self.scope)
         seat = await self._seat_of(user.pk)
         if seat is None:
             await self.accept()
@@ -101,13 +131,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             payload = json.loads(text_data or "")
         except (TypeError, ValueError):
-            await self.send(render_toast("消息不是有效的 JSON，操作未执行"))
+            await self.send(self._toast("无法识别的操作"))
             return
         user = self.scope["user"]
         try:
             table = await _pooled(play.do_apply_action)(self.table_id, user, payload)
         except (ActionError, TableError) as exc:
-            await self.send(render_toast(play.refusal_message(exc)))
+            with translation.override(self.lang):
+                message = play.refusal_message(exc)
+            await self.send(render_toast(message))
             return
         if table.pk != self.table_id:
             url = escape(_table_url(table.pk))
@@ -154,4 +186,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         if table is None or self.seat is None:
             return None
-        return render_frame(table, self.seat, user=self.scope["user"])
+        with translation.override(self.lang):  # thread-local: set in this thread
+            return render_frame(table, self.seat, user=self.scope["user"])
+
+    def _toast(self, message: str) -> str:
+        with translation.override(self.lang):
+            return render_toast(gettext(message))

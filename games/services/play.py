@@ -22,6 +22,7 @@ choice"); the veil removes the timing and every visible difference.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import time
@@ -30,6 +31,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext, gettext_lazy
 
 from games.engine.actions import (
     ACTION_TYPES,
@@ -58,6 +60,8 @@ from games.rules.tiles import Tile, parse_tiles
 from ..models import HandRecord, Table
 from .hands import event_to_row, forget_hand, hand_lock, load_hand, remember_hand
 from .notify import notify_table, schedule
+
+log = logging.getLogger(__name__)
 
 
 class TableError(ValueError):
@@ -252,21 +256,38 @@ def _resolve_kong(hand: Hand, seat: int, seq: int, tile: object) -> Action:
     raise IllegalActionError("现在不能杠" + (f" {tile}" if tile else ""))
 
 
-REFUSALS: list[tuple[type[ActionError], str]] = [
-    (StaleActionError, "操作已过期（牌局已更新），请按最新画面操作"),
-    (OutOfTurnError, "现在不是你操作的时候"),
-    (HandOverError, "这一盘已经结束"),
-    (InvalidActionError, "无法识别的操作"),
-    (IllegalActionError, "不允许的操作"),
+REFUSALS: list[tuple[type[ActionError], Any]] = [
+    (StaleActionError, gettext_lazy("牌局已更新，请按当前状态操作")),
+    (OutOfTurnError, gettext_lazy("还没轮到你")),
+    (HandOverError, gettext_lazy("这一盘已经结束")),
+    (InvalidActionError, gettext_lazy("无法识别的操作")),
+    (IllegalActionError, gettext_lazy("现在不能这样操作")),
 ]
+"""Engine error type → the short message a player sees (first match wins)."""
+
+LOG_DETAIL_MAX = 300
+"""Characters of a refusal's detail kept in the server log."""
 
 
 def refusal_message(exc: Exception) -> str:
-    """The Chinese message shown for a refused action, with the detail."""
+    """The short, translated message shown to a player for a refused request.
+
+    Engine errors map by type to a fixed sentence (the detail, which may quote
+    the player's input, goes to the server log, truncated, never to the
+    page); a :class:`TableError` is already a player message.  Translated in
+    the active language (the consumer activates the player's).
+    """
     for cls, text in REFUSALS:
         if isinstance(exc, cls):
-            return f"{text}：{exc}"
-    return str(exc)
+            detail = str(exc)
+            if len(detail) > LOG_DETAIL_MAX:
+                detail = detail[:LOG_DETAIL_MAX] + "…"
+            log.info("refused (%s): %s", type(exc).__name__, detail)
+            return str(text)
+    if isinstance(exc, TableError):
+        return gettext(str(exc))
+    log.info("refused (%s)", type(exc).__name__)
+    return gettext("无法识别的操作")
 
 
 # ------------------------------------------------------------------ hand start

@@ -24,11 +24,11 @@ def _cookie(user) -> str:
     return client.cookies["sessionid"].value
 
 
-async def ws(user, table_id, *, origin=b"http://127.0.0.1"):
-    headers = [(b"host", b"127.0.0.1"), (b"origin", origin)]
+async def ws(user, table_id, *, origin=b"http://127.0.0.1", cookies="", extra=()):
+    headers = [(b"host", b"127.0.0.1"), (b"origin", origin), *extra]
     if user is not None:
         key = await sync_to_async(_cookie)(user)
-        headers.append((b"cookie", f"sessionid={key}".encode()))
+        headers.append((b"cookie", f"sessionid={key}{cookies}".encode()))
     comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
     connected, code = await comm.connect(timeout=5)
     return comm, connected, code
@@ -40,6 +40,15 @@ async def drain(comm, wait=0.4):
     while not await comm.receive_nothing(timeout=wait, interval=0.02):
         out.append(await comm.receive_from(timeout=5))
     return out
+
+
+STALE = "牌局已更新，请按当前状态操作"
+
+
+def _toast_text(msg: str) -> str:
+    match = re.fullmatch(r'<div id="toast"[^>]*>(.*)</div>', msg, re.S)
+    assert match, msg
+    return match.group(1)
 
 
 def _seq(frame: str) -> int:
@@ -101,15 +110,25 @@ async def test_every_refusal_is_a_toast_and_changes_nothing():
         await comm.send_to(text_data=text)
         msgs = await drain(comm)
         assert len(msgs) == 1 and 'id="toast"' in msgs[0], msgs
-        assert expect in msgs[0]
+        assert _toast_text(msgs[0]) == expect
         after, _ = await _state(table.pk)
         assert after.seq == before.seq
 
-    await refused(ca, "{not json", "不是有效的 JSON")
-    await refused(ca, json.dumps([1, 2]), "JSON 对象")
-    await refused(ca, json.dumps({"action": "fly", "seq": seq0}), "未知操作")
-    await refused(ca, json.dumps({"action": "discard"}), "缺少序号")
-    await refused(ca, json.dumps({"action": "discard", "seq": "x"}), "必须是整数")
+    # developer detail and long input never reach the page
+    junk = "x" * 200_000
+    await refused(ca, json.dumps({"action": junk, "seq": seq0}), "无法识别的操作")
+    await refused(
+        ca,
+        json.dumps({"action": "discard", "seq": seq0, "tile": junk}),
+        "无法识别的操作",
+    )
+    await refused(ca, json.dumps({"action": "pung", "seq": seq0}), "现在不能这样操作")
+
+    await refused(ca, "{not json", "无法识别的操作")
+    await refused(ca, json.dumps([1, 2]), "无法识别的操作")
+    await refused(ca, json.dumps({"action": "fly", "seq": seq0}), "无法识别的操作")
+    await refused(ca, json.dumps({"action": "discard"}), "无法识别的操作")
+    await refused(ca, json.dumps({"action": "discard", "seq": "x"}), "无法识别的操作")
     # erren: both seats choose 开始加倍 before the deal
     assert hand.state.phase.value == "pre_deal"
     await ca.send_to(text_data=json.dumps({"action": "pre_deal", "seq": seq0}))
@@ -117,7 +136,7 @@ async def test_every_refusal_is_a_toast_and_changes_nothing():
     assert frames and all('id="toast"' not in f or "mj-toast" in f for f in frames)
     # double submit: the same message again is stale and changes nothing
     t, _ = await _state(table.pk)
-    await refused(ca, json.dumps({"action": "pre_deal", "seq": seq0}), "已过期")
+    await refused(ca, json.dumps({"action": "pre_deal", "seq": seq0}), STALE)
     await drain(cb)
     await cb.send_to(text_data=json.dumps({"action": "pre_deal", "seq": t.seq}))
     await drain(cb)
@@ -131,15 +150,17 @@ async def test_every_refusal_is_a_toast_and_changes_nothing():
     await refused(
         cb,
         json.dumps({"action": "discard", "seq": t.seq, "tile": tile, "seat": 0}),
-        "不是你操作",
+        "还没轮到你",
     )
     # stale seq
     await refused(
-        ca, json.dumps({"action": "discard", "seq": t.seq - 1, "tile": tile}), "已过期"
+        ca, json.dumps({"action": "discard", "seq": t.seq - 1, "tile": tile}), STALE
     )
     # illegal tile
     await refused(
-        ca, json.dumps({"action": "discard", "seq": t.seq, "tile": "9x"}), "无法识别"
+        ca,
+        json.dumps({"action": "discard", "seq": t.seq, "tile": "9x"}),
+        "无法识别的操作",
     )
     # a good discard reaches both seats as frames with the new seq
     await ca.send_to(
@@ -160,7 +181,7 @@ async def test_every_refusal_is_a_toast_and_changes_nothing():
     )
     # the same discard again (double submit) is refused
     await refused(
-        ca, json.dumps({"action": "discard", "seq": t.seq, "tile": tile}), "已过期"
+        ca, json.dumps({"action": "discard", "seq": t.seq, "tile": tile}), STALE
     )
     await ca.disconnect()
     await cb.disconnect()
@@ -244,3 +265,30 @@ async def test_continue_regroup_and_accept_bot_over_the_socket():
     msgs = await drain(cc)
     assert "这一盘还没有结束" in msgs[0]
     await cc.disconnect()
+
+
+async def test_frames_and_toasts_speak_the_players_language():
+    """Tester's bug: an English player got Chinese frames from the websocket."""
+    a, b, table = await _pair()
+    ca, ok, _ = await ws(a, table.pk, cookies="; django_language=en")
+    cb, ok2, _ = await ws(b, table.pk)
+    assert ok and ok2
+    frame_en, frame_zh = (await drain(ca))[0], (await drain(cb))[0]
+    assert 'data-testid="my-hand"' in frame_en
+    # the pre-deal choice (明牌/加倍 or 不选) in each player's language
+    assert "不选" in frame_zh and "不选" not in frame_en
+    assert "No thanks" in frame_en
+    t, _ = await _state(table.pk)
+    await ca.send_to(text_data=json.dumps({"action": "pre_deal", "seq": t.seq - 1}))
+    assert _toast_text((await drain(ca))[-1]) == (
+        "The table moved on; act on the current state"
+    )
+    await cb.send_to(text_data=json.dumps({"action": "fly", "seq": t.seq}))
+    assert _toast_text((await drain(cb))[-1]) == "无法识别的操作"
+    # no cookie: the browser's Accept-Language decides
+    await ca.disconnect()
+    ca, ok, _ = await ws(a, table.pk, extra=[(b"accept-language", b"en-GB,en;q=0.8")])
+    assert ok
+    assert "不选" not in (await drain(ca))[0]
+    await ca.disconnect()
+    await cb.disconnect()

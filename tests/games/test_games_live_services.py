@@ -162,7 +162,7 @@ def test_two_daphne_processes_one_player_on_each_finish_a_hand(cluster):
     assert actions > 10
     assert table.status == Table.Status.SETTLING, cluster.tail()
     assert table.hand.settled and table.hand.seed
-    assert not [t for s in seats.values() for t in s.toasts if "已过期" in t]
+    assert not [t for s in seats.values() for t in s.toasts if "牌局已更新" in t]
     a.profile.refresh_from_db()
     assert a.profile.hands_played == 1
 
