@@ -40,6 +40,7 @@ from games.engine.actions import (
     Discard,
     Ready,
     Timeout,
+    Win,
     action_from_json,
 )
 from games.engine.bots import Bot, make_bot
@@ -375,6 +376,7 @@ def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
 def _run_auto(table: Table, hand: Hand, now: float) -> list[Event]:
     """Play every move that needs no human: the bot seat and seats in 托管.
 
+    A 托管 seat's move is chosen by :func:`_auto_move` (a bot, or the win).
     (报听 auto-discards are made by the engine itself.)  Returns the events.
     """
     out: list[Event] = []
@@ -393,11 +395,43 @@ def _run_auto(table: Table, hand: Hand, now: float) -> list[Event]:
         if seat is None:
             break
         if table.is_human(seat):
-            action: Action = Timeout(seat, s.seq)
+            action: Action = _auto_move(table, hand, seat)
         else:
             action = _bot_for(table).choose(hand.view(seat), hand.legal_actions(seat))
         out += hand.apply(action, now=now)
     return out
+
+
+_AUTO_BOTS: dict[tuple[int, int], Bot] = {}
+
+
+def _auto_move(table: Table, hand: Hand, seat: int) -> Action:
+    """The move 托管 makes for a human ``seat`` (logged as that move).
+
+    Seed 000 异常处理: a seat in 托管 that can win, wins; before the deal and
+    at 加倍 it declines (托管 never raises a player's stake); otherwise the
+    issue-5 bot of level ``MAHJONG_DEFAULT_BOT_LEVEL`` chooses among the
+    legal actions.  A ``timeout`` is logged only when a deadline passes.
+    """
+    s = hand.state
+    default = hand.default_action(seat)
+    if default is None:  # pragma: no cover - only pending seats get here
+        return Timeout(seat, s.seq)
+    if isinstance(default, Win) or s.phase in (Phase.PRE_DEAL, Phase.DOUBLE):
+        return default
+    key = (table.pk, seat)
+    level = settings.MAHJONG_DEFAULT_BOT_LEVEL or "normal"
+    bot = _AUTO_BOTS.get(key)
+    if bot is None or bot.level != level:
+        bot = make_bot(level, random.Random(secrets.randbits(64)))
+        if len(_AUTO_BOTS) > 4096:
+            _AUTO_BOTS.clear()
+        _AUTO_BOTS[key] = bot
+    try:
+        return bot.choose(hand.view(seat), hand.legal_actions(seat))
+    except ValueError:  # pragma: no cover - a pending seat always has a move
+        log.exception("托管 bot found no move for table %s seat %s", table.pk, seat)
+        return default
 
 
 def _persist(

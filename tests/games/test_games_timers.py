@@ -367,3 +367,38 @@ def test_tuoguan_accepts_json_booleans_and_the_form_strings(table, alice, on, of
         table.pk, alice, {"action": "auto_play", "seq": table.seq, "on": off}
     )
     assert _hand(table).state.auto[0] is False
+
+
+def test_tuoguan_moves_are_the_bots_real_moves_not_timeouts(table, alice, bob):
+    """Tester's bug: every automatic move of a 托管 seat was logged as 超时."""
+    from games.services.hands import rebuild_hand
+
+    do_apply_action(
+        table.pk, alice, {"action": "auto_play", "seq": table.seq, "on": True}
+    )
+    play_out(table, {0: alice, 1: bob}, seed=3)
+    record = HandRecord.objects.get(pk=table.hand_id)
+    assert record.status == HandRecord.Status.ENDED
+    on = HandEvent.objects.get(hand=record, kind="auto_play", seat=0).seq
+    mine = list(HandEvent.objects.filter(hand=record, seat=0, seq__gt=on))
+    acted = [e for e in mine if e.action and e.action["seat"] == 0]
+    assert acted, "seat 0 never had to act"
+    assert not [e for e in mine if e.kind == "timeout"]
+    kinds = {e.action["kind"] for e in acted}
+    assert kinds <= {
+        "pre_deal",
+        "discard",
+        "pass",
+        "win",
+        "chi",
+        "pung",
+        "kong",
+        "concealed_kong",
+        "added_kong",
+        "ready",
+        "swap",
+    }, kinds
+    assert "discard" in kinds or "win" in kinds or "pass" in kinds
+    # the engine accepted every one: the log replays to the same hand
+    clear_cache()
+    assert rebuild_hand(record).seq == HandEvent.objects.filter(hand=record).count()
