@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import SyncToAsync
+from celery import current_app
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
@@ -65,6 +66,22 @@ def _close_sync_thread_connections() -> Iterator[None]:
     SyncToAsync.single_thread_executor.submit(_close_thread_connections).result(
         timeout=60
     )
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_current_celery_app() -> Iterator[None]:
+    """Give the process back its Celery app if a test made another one current.
+
+    ``Celery(...)`` makes the new app the current one unless it is created with
+    ``set_as_current=False``; ``@shared_task`` tasks then publish through it. A
+    services test that builds an app for a throwaway broker (another Redis
+    database) left it current, and a later ``ping.delay()`` went to that broker,
+    where no worker listened: ``test_celery_task_runs_on_a_real_worker`` timed out.
+    """
+    app = current_app._get_current_object()
+    yield
+    if current_app._get_current_object() is not app:
+        app.set_current()
 
 
 def _close_thread_connections() -> None:
