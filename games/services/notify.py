@@ -64,7 +64,8 @@ def cancel_timers() -> int:
     return n
 
 
-def _mode() -> str:
+def scheduler_mode() -> str:
+    """How delayed jobs run here: "celery", "thread" (this process) or "none"."""
     mode = settings.MAHJONG_SCHEDULER
     if mode == "auto":
         return "thread" if settings.CELERY_TASK_ALWAYS_EAGER else "celery"
@@ -78,7 +79,7 @@ def schedule(task_name: str, args: list[Any], *, at: float) -> None:
     in the embedded default (eager Celery) a daemon timer thread of this
     process; with ``MAHJONG_SCHEDULER=none`` nothing (tests run the task).
     """
-    mode = _mode()
+    mode = scheduler_mode()
     if mode == "none":
         return
 

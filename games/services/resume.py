@@ -8,13 +8,14 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db import transaction
 
 from ..models import HandRecord, Table
 from .hands import HandUnavailableError, forget_hand, hand_lock, rebuild_hand
-from .notify import notify_table, schedule
+from .notify import notify_table, schedule, scheduler_mode
 from .play import TableError, lock_table
 from .settlement import annul_hand
 
@@ -77,13 +78,18 @@ def resume_tables(*, now: float | None = None) -> ResumeReport:
                     continue
             table.connections = [0, 0]
             table.away_since = [now, now]  # the grace starts now for both
-            table.save(update_fields=["connections", "away_since", "updated"])
+            # the timer_at of a job lost in the crash would stop the next move
+            # from scheduling one; a timer thread started by this command
+            # dies with it, so in the embedded default leave it to that move
+            table.timer_at = None
             if hand.state.deadline is not None:
-                schedule(
-                    "table_deadline",
-                    [table.pk, record.pk, hand.seq],
-                    at=max(now, hand.state.deadline + settings.MAHJONG_DEADLINE_SLACK),
-                )
+                at = max(now, hand.state.deadline + settings.MAHJONG_DEADLINE_SLACK)
+                schedule("table_deadline", [table.pk, record.pk, hand.seq], at=at)
+                if scheduler_mode() == "celery":
+                    table.timer_at = datetime.fromtimestamp(at, tz=UTC)
+            table.save(
+                update_fields=["connections", "away_since", "timer_at", "updated"]
+            )
             for seat in (0, 1):
                 if table.is_human(seat):
                     schedule(

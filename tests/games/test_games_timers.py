@@ -234,10 +234,14 @@ def test_resume_after_restart_rebuilds_from_the_log(table, alice, bob):
     table.refresh_from_db()
     seq = table.seq
     clear_cache()  # a restarted process has no cached hand
-    report = resume_tables()
+    report = resume_tables(now=5000.0)
     assert report.resumed == [table.pk] and report.annulled == []
     table.refresh_from_db()
     assert table.seq == seq and table.connections == [0, 0]
+    # nobody is connected after a restart: the grace starts at the resume
+    assert table.away_since == [5000.0, 5000.0]
+    assert table.timer_at is None  # the next move schedules the deadline job
+    assert do_seat_away(table.pk, 0, table.hand_id, now=5000.0 + GRACE - 2) is False
     assert _hand(table).seq == seq
     # and play goes on to the end
     play_out(table, {0: alice, 1: bob}, seed=2)
