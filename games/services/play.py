@@ -269,6 +269,9 @@ REFUSALS: list[tuple[type[ActionError], Any]] = [
 LOG_DETAIL_MAX = 300
 """Characters of a refusal's detail kept in the server log."""
 
+PLAYER_TEXT_MAX = 60
+"""A table message longer than this is cut (it may quote a request)."""
+
 
 def refusal_message(exc: Exception) -> str:
     """The short, translated message shown to a player for a refused request.
@@ -286,7 +289,8 @@ def refusal_message(exc: Exception) -> str:
             log.info("refused (%s): %s", type(exc).__name__, detail)
             return str(text)
     if isinstance(exc, TableError):
-        return gettext(str(exc))
+        text = gettext(str(exc))
+        return text if len(text) <= PLAYER_TEXT_MAX else text[:PLAYER_TEXT_MAX] + "…"
     log.info("refused (%s)", type(exc).__name__)
     return gettext("无法识别的操作")
 

@@ -406,3 +406,16 @@ def test_tuoguan_moves_are_the_bots_real_moves_not_timeouts(table, alice, bob):
     # the engine accepted every one: the log replays to the same hand
     clear_cache()
     assert rebuild_hand(record).seq == HandEvent.objects.filter(hand=record).count()
+
+
+def test_refusal_messages_are_short_and_carry_no_detail(table, alice, bob):
+    from games.engine.errors import StaleActionError
+    from games.services import TableError, refusal_message
+
+    stale = StaleActionError("seq 54 is stale: seat 0 must answer seq ≥ 57")
+    assert refusal_message(stale) == "牌局已更新，请按当前状态操作"
+    long = TableError("没有这个机器人等级：" + "x" * 5000)
+    assert len(refusal_message(long)) <= 61
+    with pytest.raises(TableError) as info:
+        do_apply_action(table.pk + 999, alice, {"action": "pass", "seq": 1})
+    assert refusal_message(info.value) == "牌桌不存在。"
