@@ -28,9 +28,9 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext
-from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.engine.errors import ActionError
+from mahjong_site.middleware import chosen_language
 
 from .models import Table
 from .presenters import render_frame, render_toast
@@ -55,28 +55,14 @@ def _pooled(func: Any) -> Any:
 
 
 def scope_language(scope: dict[str, Any]) -> str:
-    """The language to render for a websocket: the player's choice.
+    """The language to render for a websocket: the player's choice, else Chinese.
 
-    The ``django_language`` cookie (settings.LANGUAGE_COOKIE_NAME, set by the
-    language switcher), else the browser's Accept-Language, else
-    settings.LANGUAGE_CODE — as Django's LocaleMiddleware chooses for pages.
+    The same rule as the pages (``mahjong_site.middleware.chosen_language``):
+    only the language switcher's ``django_language`` cookie counts, never the
+    browser's Accept-Language (the site is Chinese first).
     """
-    wanted: list[str] = []
     cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    if cookie:
-        wanted.append(str(cookie))
-    for name, value in scope.get("headers") or ():
-        if name == b"accept-language":
-            header = value.decode("latin-1")[:255]
-            wanted += [code for code, _q in parse_accept_lang_header(header)]
-    for code in wanted:
-        if code == "*":
-            break
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return str(settings.LANGUAGE_CODE)
+    return chosen_language(str(cookie) if cookie else None)
 
 
 def _table_url(table_id: int) -> str:

@@ -8,6 +8,20 @@ from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
 
+def chosen_language(cookie: str | None) -> str:
+    """Return the language to speak: the switcher's choice, else Chinese.
+
+    ``cookie`` is the ``LANGUAGE_COOKIE_NAME`` cookie's value (or ``None``).
+    Pages (the middleware below) and the table websocket
+    (``games.consumers.scope_language``) both decide here, so a frame never
+    speaks another language than the page around it.
+    """
+    if cookie:
+        with contextlib.suppress(LookupError):
+            return translation.get_supported_language_variant(cookie)
+    return str(settings.LANGUAGE_CODE)
+
+
 class ChineseFirstLocaleMiddleware(LocaleMiddleware):
     """Activate Chinese unless the visitor chose another language.
 
@@ -18,10 +32,7 @@ class ChineseFirstLocaleMiddleware(LocaleMiddleware):
     """
 
     def process_request(self, request: HttpRequest) -> None:
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-        language = settings.LANGUAGE_CODE
-        if chosen:
-            with contextlib.suppress(LookupError):
-                language = translation.get_supported_language_variant(chosen)
-        translation.activate(language)
+        translation.activate(
+            chosen_language(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+        )
         request.LANGUAGE_CODE = translation.get_language()
