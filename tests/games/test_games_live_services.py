@@ -175,7 +175,9 @@ def test_timeouts_fire_exactly_once_with_two_celery_workers(cluster):
     hand = load_hand(table.hand, seq=table.seq)
     assert hand.state.phase.value == "pre_deal" and hand.state.pending == [True, True]
 
-    app = Celery(broker=_cluster_redis(), backend=_cluster_redis())
+    app = Celery(
+        broker=_cluster_redis(), backend=_cluster_redis(), set_as_current=False
+    )
     cookies = {0: _cookie(a), 1: _cookie(b)}
 
     async def run():
