@@ -204,6 +204,17 @@ def score_wild(
             f" (without the winning tile), got {len(concealed)}"
         )
     win_is_wild = win == wild
+    if not win_is_wild:
+        natural = counts[face(win, wild).index]  # the winning tile included
+        if situation.kong and not situation.self_drawn and natural > 1:
+            raise InvalidHandError(
+                "抢杠和 (kong, not self_drawn): the robbed tile cannot be held as well"
+            )
+        if situation.last_tile and natural > 1:
+            raise InvalidHandError(
+                "和绝张 (last_tile): a copy of the winning tile is in the"
+                " concealed hand"
+            )
     best: ScoreResult | None = None
     best_assign: tuple[Tile, ...] = ()
     first_error: InvalidHandError | None = None
@@ -226,7 +237,21 @@ def score_wild(
                 res = score(standing, faced, sit, ruleset)
             except InvalidHandError as exc:
                 first_error = first_error or exc
-                continue
+                robbed = sit.kong and not sit.self_drawn
+                if wk not in assign or not (robbed or sit.last_tile):
+                    continue
+                # A wild read as the robbed / last kind is a fifth copy: 抢杠和
+                # and 和绝张 presuppose all four natural copies accounted for,
+                # so this reading scores without them (RULES.md, liangren).
+                sit = replace(
+                    sit,
+                    last_tile=False,
+                    kong=sit.kong and sit.self_drawn,
+                )
+                try:
+                    res = score(standing, faced, sit, ruleset)
+                except InvalidHandError:
+                    continue
             if best is None or (res.win, res.total) > (best.win, best.total):
                 best = res
                 best_assign = tuple(Tile.from_index(k) for k in assign)

@@ -347,3 +347,30 @@ def test_wild_best_equals_brute_force_on_random_hands(seed: int) -> None:
     )
     expected = _brute_force_best(concealed, win, wild)
     assert got.result.total == expected, (seed, concealed, win, str(wild))
+
+
+def test_wild_read_as_the_robbed_kind_scores_without_robbing_the_kong() -> None:
+    # Regression (selfplay liangren, seed cf61ce11…): the only completion reads
+    # the 财神 (9p) as 5m, the robbed kong's kind — a fifth 5m — which used to
+    # raise "the robbed tile cannot be held as well" out of a legal hand.
+    ruleset = rulesets.get("liangren")
+    sit = WinSituation(Tile.parse("5m"), kong=True, wild=Tile.parse("9p"))
+    res = score_wild(parse_tiles("123m456p789s111z9p"), [], sit, ruleset)
+    assert res.result.win and res.assignment == (Tile.parse("5m"),)
+    ids = {f.id for f in res.result.fans}
+    assert "ROBBING_THE_KONG" not in ids and "MIXED_STRAIGHT" in ids
+
+
+def test_robbing_the_kong_counts_when_the_wild_reads_another_kind() -> None:
+    ruleset = rulesets.get("liangren")
+    sit = WinSituation(Tile.parse("5m"), kong=True, wild=Tile.parse("9p"))
+    res = score_wild(parse_tiles("123m456p789s11z6m9p"), [], sit, ruleset)
+    assert res.result.win
+    assert "ROBBING_THE_KONG" in {f.id for f in res.result.fans}
+
+
+def test_a_natural_copy_of_the_robbed_tile_is_still_refused() -> None:
+    ruleset = rulesets.get("liangren")
+    sit = WinSituation(Tile.parse("5m"), kong=True, wild=Tile.parse("9p"))
+    with pytest.raises(InvalidHandError, match="robbed tile"):
+        score_wild(parse_tiles("123m456p789s11z5m9p"), [], sit, ruleset)
