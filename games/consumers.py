@@ -166,7 +166,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _render_sync(self) -> str | None:
         table = (
-            Table.objects.select_related("room", "hand", "match")
+            Table.objects.select_related(
+                "room", "hand", "match", "seat0__profile", "seat1__profile"
+            )
             .filter(pk=self.table_id)
             .first()
         )
