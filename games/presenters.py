@@ -144,28 +144,7 @@ def _level_name(points: int) -> str | None:
 
 
 def _profiles(table: Table) -> dict[int, Profile]:
-    """The seated players' profiles by user id.
-
-    Taken from the table when it was loaded with
-    ``select_related("seat0__profile", "seat1__profile")`` (the consumers
-    do: one query fewer per frame), else queried.
-    """
     ids = [u for u in (table.seat0_id, table.seat1_id) if u is not None]
-    cached: dict[int, Profile] = {}
-    for name in ("seat0", "seat1"):
-        if not Table._meta.get_field(name).is_cached(table):
-            break
-        user = getattr(table, name)
-        if user is None:
-            continue
-        if not type(user).profile.is_cached(user):
-            break
-        try:
-            cached[user.pk] = user.profile
-        except Profile.DoesNotExist:
-            continue
-    else:
-        return cached
     return {p.user_id: p for p in Profile.objects.filter(user_id__in=ids)}
 
 
