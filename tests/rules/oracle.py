@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import MahjongGB
 
 from games.rules.melds import Meld, MeldKind
+from games.rules.shanten import Shape
 from games.rules.situation import WinSituation
 from games.rules.tiles import ALL_TILES, Tile, format_tiles
 
@@ -45,6 +46,27 @@ def otile(t: Tile) -> str:
     if t.suit == "z":
         return _HONOR[t.rank]
     return f"{_SUIT[t.suit]}{t.rank}"
+
+
+R, P7, TO, HK, KS = (
+    Shape.REGULAR,
+    Shape.SEVEN_PAIRS,
+    Shape.THIRTEEN_ORPHANS,
+    Shape.HONORS_AND_KNITTED,
+    Shape.KNITTED_STRAIGHT,
+)
+
+ORACLE_NAMES = tuple(otile(t) for t in ALL_TILES[:34])
+"""The oracle's tile codes by our index (J1 中, J2 发, J3 白 — note the order)."""
+ORACLE_INDEX = {name: i for i, name in enumerate(ORACLE_NAMES)}
+ORACLE_BY_SHAPE = {
+    R: MahjongGB.RegularShanten,
+    P7: MahjongGB.SevenPairsShanten,
+    TO: MahjongGB.ThirteenOrphansShanten,
+    HK: MahjongGB.HonorsAndKnittedTilesShanten,
+    KS: MahjongGB.KnittedStraightShanten,
+}
+"""Per-shape shanten functions of the oracle, ``(hand) -> (shanten, useful)``."""
 
 
 def opack(m: Meld) -> tuple[str, str, int]:

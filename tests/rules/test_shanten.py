@@ -21,32 +21,18 @@ from games.rules.shanten import (
     useful_tiles,
 )
 from games.rules.tiles import parse_tiles, to_counts
+from tests.rules.oracle import (
+    HK,
+    KS,
+    ORACLE_BY_SHAPE,
+    ORACLE_INDEX,
+    ORACLE_NAMES,
+    P7,
+    TO,
+    R,
+)
 
 INF = 99
-
-R, P7, TO, HK, KS = (
-    Shape.REGULAR,
-    Shape.SEVEN_PAIRS,
-    Shape.THIRTEEN_ORPHANS,
-    Shape.HONORS_AND_KNITTED,
-    Shape.KNITTED_STRAIGHT,
-)
-
-# Oracle tile names by our index (J1 中, J2 发, J3 白 — note the order).
-ORACLE_NAMES = (
-    [f"W{i}" for i in range(1, 10)]
-    + [f"B{i}" for i in range(1, 10)]
-    + [f"T{i}" for i in range(1, 10)]
-    + ["F1", "F2", "F3", "F4", "J3", "J2", "J1"]
-)
-ORACLE_INDEX = {name: i for i, name in enumerate(ORACLE_NAMES)}
-ORACLE_BY_SHAPE = {
-    R: MahjongGB.RegularShanten,
-    P7: MahjongGB.SevenPairsShanten,
-    TO: MahjongGB.ThirteenOrphansShanten,
-    HK: MahjongGB.HonorsAndKnittedTilesShanten,
-    KS: MahjongGB.KnittedStraightShanten,
-}
 
 
 def counts(text: str) -> list[int]:
