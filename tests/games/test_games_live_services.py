@@ -159,7 +159,10 @@ def test_two_daphne_processes_one_player_on_each_finish_a_hand(cluster):
 
     actions, seats = asyncio.run(play())
     table.refresh_from_db()
-    assert actions > 10
+    # A random deal may end quickly (CI once saw a whole hand in 10 actions);
+    # what matters is that every action crossed processes (wait_seq above
+    # raises otherwise) and the hand ended.
+    assert actions >= 1
     assert table.status == Table.Status.SETTLING, cluster.tail()
     assert table.hand.settled and table.hand.seed
     assert not [t for s in seats.values() for t in s.toasts if "牌局已更新" in t]
