@@ -17,7 +17,7 @@ import random
 
 import pytest
 import test_erren64_fans as erren64
-from twoplayer_cases import C, Case, check, coverage, expected_total, run
+from twoplayer_cases import C, Case, check, expected_total, run, uncovered
 
 from games.rules import rulesets
 from games.rules.errors import InvalidHandError
@@ -190,10 +190,7 @@ def test_values_are_the_seeds() -> None:
 
 
 def test_every_fan_scored_and_missed() -> None:
-    cov = coverage(CASES)
-    ids = {f.id for f in RS.fans}
-    assert ids - cov.scored == set()
-    assert ids - cov.near == set(), sorted(ids - cov.near)
+    assert uncovered(RS, CASES) == ([], [])
 
 
 def test_no_flower_fan_and_no_flowers() -> None:

@@ -9,7 +9,7 @@ it, one near miss that does not.
 from __future__ import annotations
 
 import pytest
-from twoplayer_cases import C, Case, check, coverage, run
+from twoplayer_cases import C, Case, check, run, uncovered
 
 from games.rules import rulesets
 
@@ -155,10 +155,7 @@ def test_values_are_the_seeds() -> None:
 
 
 def test_every_fan_scored_and_missed() -> None:
-    cov = coverage(CASES)
-    ids = {f.id for f in RS.fans}
-    assert ids - cov.scored == set()
-    assert ids - cov.near == set()
+    assert uncovered(RS, CASES) == ([], [])
 
 
 def test_no_fan_hand_is_refused_with_the_minimum() -> None:

@@ -108,3 +108,16 @@ def coverage(cases: Sequence[Case]) -> Coverage:
         cov.scored.update(c.expect)
         cov.near.update(c.near)
     return cov
+
+
+def uncovered(
+    ruleset: RuleSet, cases: Sequence[Case], never_counted: Sequence[str] = ()
+) -> tuple[list[str], list[str]]:
+    """Return (fans no case scores, fans no case is a near miss for), sorted.
+
+    ``never_counted`` lists fans the rule set's own 不计 rules make unscorable
+    (each file explains and tests its own); both lists must come back empty.
+    """
+    cov = coverage(cases)
+    ids = {f.id for f in ruleset.fans}
+    return sorted(ids - cov.scored - set(never_counted)), sorted(ids - cov.near)
