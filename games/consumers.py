@@ -31,13 +31,22 @@ from django.utils.translation import gettext
 
 from games.engine.errors import ActionError
 from mahjong_site.middleware import chosen_language
+from mahjong_site.prepared import PreparedQuery
 
 from .models import Table
 from .presenters import render_frame, render_toast
 from .services import TableError, play
+from .services.hands import absorb_events
 from .services.notify import table_group
 
 log = logging.getLogger(__name__)
+
+FRAME_TABLE: PreparedQuery[Table] = PreparedQuery(
+    lambda pk: Table.objects.select_related("room", "hand", "match")
+    .order_by()
+    .filter(pk=pk)[:1]
+)
+"""The table with what a frame shows of it, compiled once (read per event)."""
 
 
 def _pooled(func: Any) -> Any:
@@ -136,8 +145,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_frame()
 
     async def table_update(self, event: dict[str, Any]) -> None:
-        """Group message: something changed at the table; render my frame."""
-        await self.send_frame()
+        """Group message: something changed at the table; render my frame.
+
+        The message may carry the events just logged (``hand``, ``events``),
+        which bring this process's cached hand up to date before rendering.
+        """
+        hand_id, events = event.get("hand"), event.get("events")
+        await self.send_frame(hand_id if events else None, events)
         reveal = event.get("reveal")
         if reveal and reveal.get("seat") == self.seat:
             delay = max(0.0, float(reveal["at"]) - time.time()) + 0.02
@@ -149,8 +163,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await asyncio.sleep(delay)
         await self.send_frame()
 
-    async def send_frame(self) -> None:
-        html = await self._render()
+    async def send_frame(
+        self, hand_id: int | None = None, events: list[dict[str, Any]] | None = None
+    ) -> None:
+        html = await self._render(hand_id, events)
         if html is not None:
             await self.send(html)
 
@@ -161,14 +177,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         return None if table is None else table.seat_of(user_id)
 
-    async def _render(self) -> str | None:
-        return await _pooled(self._render_sync)()
+    async def _render(
+        self, hand_id: int | None = None, events: list[dict[str, Any]] | None = None
+    ) -> str | None:
+        return await _pooled(self._render_sync)(hand_id, events)
 
-    def _render_sync(self) -> str | None:
-        # no ORDER BY (as .first() adds) and no joins to the seats' users and
-        # profiles: compiling those cost more than the profile query saves
-        rows = Table.objects.select_related("room", "hand", "match").order_by()
-        table = next(iter(rows.filter(pk=self.table_id)[:1]), None)
+    def _render_sync(
+        self, hand_id: int | None = None, events: list[dict[str, Any]] | None = None
+    ) -> str | None:
+        if hand_id is not None and events:
+            absorb_events(hand_id, events)
+        table = FRAME_TABLE.first(self.table_id)
         if table is None or self.seat is None:
             return None
         with translation.override(self.lang):  # thread-local: set in this thread

@@ -78,7 +78,9 @@ Table-level requests the browser may send (no engine seq needed):
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
@@ -143,9 +145,50 @@ def _level_name(points: int) -> str | None:
     return name
 
 
+_PROFILES: OrderedDict[tuple[Any, ...], dict[int, Profile]] = OrderedDict()
+_PROFILES_SIZE = 4096
+_PROFILES_LOCK = threading.Lock()
+
+
 def _profiles(table: Table) -> dict[int, Profile]:
+    """The seated players' profiles, from a per-process copy while a hand runs.
+
+    Frames are rendered after every event, but what they show of a profile
+    (nickname, level, 游戏币) changes only when a hand is settled — or through
+    the profile page or admin, which shows at the next hand.  So the copy is
+    keyed by the table's seats, its hand and that hand's status and is read
+    again whenever any of them changes (a hand starts, ends or is annulled).
+    """
+    record = table.hand if table.hand_id is not None else None
+    key = (
+        table.pk,
+        table.seat0_id,
+        table.seat1_id,
+        table.hand_id,
+        record.status if record is not None else None,
+        table.status,
+    )
+    live = record is not None and record.status == HandRecord.Status.LIVE
+    if live:
+        with _PROFILES_LOCK:
+            cached = _PROFILES.get(key)
+            if cached is not None:
+                _PROFILES.move_to_end(key)
+                return cached
     ids = [u for u in (table.seat0_id, table.seat1_id) if u is not None]
-    return {p.user_id: p for p in Profile.objects.filter(user_id__in=ids)}
+    found = {p.user_id: p for p in Profile.objects.filter(user_id__in=ids)}
+    if live:
+        with _PROFILES_LOCK:
+            _PROFILES[key] = found
+            while len(_PROFILES) > _PROFILES_SIZE:
+                _PROFILES.popitem(last=False)
+    return found
+
+
+def clear_profile_cache() -> None:
+    """Forget the per-process profile copies (tests; after a bulk change)."""
+    with _PROFILES_LOCK:
+        _PROFILES.clear()
 
 
 def _player(

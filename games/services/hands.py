@@ -152,6 +152,43 @@ def _catch_up(record: HandRecord, hand: Hand, seq: int) -> bool:
     return ok
 
 
+def absorb_events(hand_id: int, events: list[dict[str, Any]]) -> bool:
+    """Bring this process's cached hand up to date from broadcast events.
+
+    ``events`` are ``Event.to_json()`` dicts that another process has just
+    committed to the log (carried by the table's group message, see
+    games.services.notify.notify_table), in order.  When the cached hand is
+    exactly one step behind them, their actions are re-applied and the
+    produced events must equal the broadcast ones — saving the catch-up query
+    that :func:`load_hand` would otherwise make.  Anything else (no cached
+    hand, a gap, a mismatch) changes nothing but dropping a mismatched hand;
+    :func:`load_hand` then reads the log, which stays the truth.  Returns
+    whether the cache moved forward.
+    """
+    if not events:
+        return False
+    with hand_lock(hand_id):
+        with _GUARD:
+            hand = _CACHE.get(hand_id)
+        try:
+            incoming = [Event.from_json(e) for e in events]
+        except (KeyError, TypeError, ValueError):
+            return False
+        if hand is None or hand.seq != incoming[0].seq - 1:
+            return False
+        start = len(hand.events)
+        try:
+            for ev in incoming:
+                if ev.action is not None:
+                    hand.apply(action_from_json(ev.action), now=ev.at)
+            ok = hand.events[start:] == incoming
+        except (ValueError, KeyError, TypeError):
+            ok = False
+        if not ok:
+            forget_hand(hand_id)
+        return ok
+
+
 def remember_hand(hand_id: int, hand: Hand) -> None:
     """Put ``hand`` in this process's cache (evicting the oldest)."""
     with _GUARD:

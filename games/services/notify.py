@@ -24,15 +24,28 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def notify_table(table_id: int, *, reveal: dict[str, Any] | None = None) -> None:
+def notify_table(
+    table_id: int,
+    *,
+    reveal: dict[str, Any] | None = None,
+    hand_id: int | None = None,
+    events: list[dict[str, Any]] | None = None,
+) -> None:
     """On commit, tell every consumer of the table to render its seat's frame.
 
     ``reveal`` ({seat, at}) asks that seat's consumer to render once more at
-    ``at`` (epoch seconds), when its veil lifts.
+    ``at`` (epoch seconds), when its veil lifts.  ``hand_id`` and ``events``
+    (``Event.to_json()`` dicts just written to that hand's log) let consumers
+    in other processes bring their cached hand up to date without reading
+    the log (games.services.hands.absorb_events).  The message stays on the
+    server (channel layer); consumers send browsers only rendered frames.
     """
     message: dict[str, Any] = {"type": "table.update", "table": table_id}
     if reveal:
         message["reveal"] = reveal
+    if hand_id is not None and events:
+        message["hand"] = hand_id
+        message["events"] = events
 
     def send() -> None:
         layer = get_channel_layer()

@@ -57,6 +57,7 @@ from games.engine.hand import Hand
 from games.engine.state import Phase
 from games.rules.errors import NotationError
 from games.rules.tiles import Tile, parse_tiles
+from mahjong_site.prepared import PreparedQuery
 
 from ..models import HandRecord, Table
 from .hands import event_to_row, forget_hand, hand_lock, load_hand, remember_hand
@@ -97,14 +98,19 @@ def lock_table(table_id: int) -> Table:
     Raises:
         TableError: no such table.
     """
-    try:
-        return (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("room", "hand", "match")
-            .get(pk=table_id)
-        )
-    except Table.DoesNotExist:
-        raise TableError("牌桌不存在。") from None
+    table = _LOCKED_TABLE.first(table_id)
+    if table is None:
+        raise TableError("牌桌不存在。")
+    return table
+
+
+_LOCKED_TABLE: PreparedQuery[Table] = PreparedQuery(
+    lambda pk: Table.objects.select_for_update(of=("self",))
+    .select_related("room", "hand", "match")
+    .order_by()
+    .filter(pk=pk)
+)
+"""The row :func:`lock_table` reads, compiled once (every move runs it)."""
 
 
 def _bot_for(table: Table) -> Bot:
@@ -460,7 +466,12 @@ def _persist(
     else:
         _arm_timer(table, record, hand, now)
     table.save()
-    notify_table(table.pk, reveal=reveal)
+    notify_table(
+        table.pk,
+        reveal=reveal,
+        hand_id=record.pk,
+        events=[e.to_json() for e in events],
+    )
 
 
 def _arm_timer(table: Table, record: HandRecord, hand: Hand, now: float) -> None:

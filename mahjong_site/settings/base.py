@@ -85,7 +85,11 @@ DATABASES = {
         "DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env.int("DATABASE_CONN_MAX_AGE", default=0),
-        conn_health_checks=True,
+        # Off by default: with persistent connections a health check costs a
+        # ``SELECT 1`` round trip on every consumer call (channels closes old
+        # connections around each one).  Without it, a connection broken by a
+        # database restart fails one request and is then replaced.
+        conn_health_checks=env.bool("DATABASE_CONN_HEALTH_CHECKS", default=False),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -8,6 +8,7 @@ import pytest
 
 from accounts.models import User
 from games.models import Room
+from games.presenters import clear_profile_cache
 from games.services.hands import clear_cache
 
 
@@ -16,8 +17,10 @@ def _no_scheduler(settings):
     """Delayed jobs are run by the tests themselves (no timer threads)."""
     settings.MAHJONG_SCHEDULER = "none"
     clear_cache()
+    clear_profile_cache()
     yield
     clear_cache()
+    clear_profile_cache()
 
 
 def make_player(name: str, coins: int = 10_000) -> User:

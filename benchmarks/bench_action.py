@@ -1,0 +1,229 @@
+"""Server work per action, in one process: CPU time and SQL queries.
+
+Plays ``--hands`` hands between two human seats at one table the way the
+websocket path does — ``play.do_apply_action`` for the seat to move, then
+each seat's frame rendered as its consumer renders it
+(``TableConsumer._render_sync``) — and prints one JSON line: actions, CPU
+milliseconds per action (apply; render of the actor's frame; render of the
+opponent's frame) and SQL queries per action for each part.
+
+The two seats' consumers live in different Daphne processes in production
+(each with its own hand cache), so the opponent's render uses a second hand
+cache, as another process would.  Unlike ``bench_ws.py`` this needs no
+server, and CPU time (``time.thread_time``) is little disturbed by other
+load on the machine, so it shows what one change saves.
+
+    python benchmarks/bench_action.py --hands 20
+    python benchmarks/bench_action.py --hands 20 --profile   # + cProfile top 25
+
+Default database: PostgreSQL ``postgres://postgres@127.0.0.1:5432/mahjong_bench``
+(``--database-url``; created and migrated when missing), in-memory channel
+layer, no timer jobs (``MAHJONG_SCHEDULER=none``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import html
+import io
+import json
+import os
+import pstats
+import re
+import sys
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+VALS = re.compile(r"hx-vals='([^']*)'")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--hands", type=int, default=20)
+    p.add_argument("--profile", action="store_true", help="print cProfile top 25")
+    p.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mahjong_bench"
+        ),
+    )
+    return p.parse_args(argv)
+
+
+def prepare(url: str) -> None:
+    """Create the database if missing, set the environment, migrate."""
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
+        ).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+    os.environ.update(
+        {
+            "DATABASE_URL": url,
+            "DATABASE_CONN_MAX_AGE": "60",
+            "MAHJONG_SCHEDULER": "none",
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
+        }
+    )
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def choose(frame: str) -> dict | None:
+    """The bench_ws.py client's move: 和, else pass, else discard the last tile."""
+    options = []
+    for raw in VALS.findall(frame):
+        try:
+            options.append(json.loads(html.unescape(raw)))
+        except ValueError:
+            continue
+    by: dict[str, list[dict]] = {}
+    for o in options:
+        by.setdefault(o.get("action", ""), []).append(o)
+    if "win" in by:
+        return by["win"][0]
+    if "pre_deal" in by:
+        return next(o for o in by["pre_deal"] if not o["open_hand"] and not o["double"])
+    if "double" in by:
+        return next(o for o in by["double"] if not o["double"])
+    if "pass" in by:
+        return by["pass"][0]
+    if "discard" in by:
+        return by["discard"][-1]
+    return None
+
+
+class Part:
+    """CPU seconds and query count of one part of the work."""
+
+    def __init__(self) -> None:
+        self.cpu = 0.0
+        self.queries = 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    prepare(args.database_url)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.models import User
+    from accounts.services import profile_create
+    from games.consumers import TableConsumer
+    from games.models import Room
+    from games.services import hands as hand_cache
+    from games.services import play, quick_match
+
+    room = Room.objects.get(name="新手场")
+    tag = f"{int(time.time() * 1000) % 10**9}"
+    users = []
+    for s in (0, 1):
+        u = User.objects.create(username=f"ba{tag}_{s}")
+        profile_create(user=u)
+        users.append(u)
+    quick_match(users[0], room)
+    table = quick_match(users[1], room)
+
+    consumers = []
+    for s in (0, 1):
+        c = TableConsumer()
+        c.table_id, c.seat, c.lang = table.pk, s, None
+        c.scope = {"user": users[s]}
+        consumers.append(c)
+    caches = [hand_cache._CACHE, OrderedDict()]  # two processes' caches
+    # the group message each write broadcasts (its events reach the other
+    # process's consumer, as games.services.notify.notify_table sends them)
+    sent: dict = {}
+    notify = play.notify_table
+
+    def record_notify(table_id, **kwargs):  # type: ignore[no-untyped-def]
+        sent.clear()
+        sent.update(kwargs)
+        notify(table_id, **kwargs)
+
+    play.notify_table = record_notify
+
+    def as_process(i: int) -> None:
+        hand_cache._CACHE = caches[i]
+
+    parts = {"apply": Part(), "render_actor": Part(), "render_opponent": Part()}
+
+    def timed(part: str, fn):  # type: ignore[no-untyped-def]
+        with CaptureQueriesContext(connection) as q:
+            t0 = time.thread_time()
+            out = fn()
+            parts[part].cpu += time.thread_time() - t0
+        parts[part].queries += len(q.captured_queries)
+        return out
+
+    frames = [consumers[s]._render_sync() or "" for s in (0, 1)]
+    actions = hands = 0
+    profiler = cProfile.Profile(time.thread_time) if args.profile else None
+    if profiler:
+        profiler.enable()
+    while hands < args.hands:
+        moves = [choose(f) for f in frames]
+        seat = next((s for s in (0, 1) if moves[s] is not None), None)
+        if seat is None:
+            if 'data-phase="ended"' in frames[0]:
+                hands += 1
+                for s in (0, 1):
+                    play.do_apply_action(table.pk, users[s], {"action": "continue"})
+                frames = [consumers[s]._render_sync() or "" for s in (0, 1)]
+                continue
+            raise SystemExit("no move in either frame:\n" + frames[0][:2000])
+        as_process(seat)
+        move = moves[seat]
+        timed("apply", lambda s=seat, m=move: play.do_apply_action(table.pk, users[s], m))  # noqa: E501
+        actions += 1
+        frames[seat] = timed("render_actor", consumers[seat]._render_sync) or ""
+        as_process(1 - seat)
+        hand_id, events = sent.get("hand_id"), sent.get("events")
+        frames[1 - seat] = (
+            timed(
+                "render_opponent",
+                lambda c=consumers[1 - seat], h=hand_id, e=events: c._render_sync(h, e),
+            )
+            or ""
+        )
+    if profiler:
+        profiler.disable()
+    as_process(0)
+    out = {
+        "hands": hands,
+        "actions": actions,
+        "cpu_ms_per_action": {
+            k: round(1000 * p.cpu / actions, 2) for k, p in parts.items()
+        },
+        "cpu_ms_per_action_total": round(
+            1000 * sum(p.cpu for p in parts.values()) / actions, 2
+        ),
+        "queries_per_action": {
+            k: round(p.queries / actions, 2) for k, p in parts.items()
+        },
+    }
+    sys.stdout.write(json.dumps(out) + "\n")
+    if profiler:
+        buf = io.StringIO()
+        pstats.Stats(profiler, stream=buf).sort_stats("cumulative").print_stats(40)
+        sys.stdout.write(buf.getvalue())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
