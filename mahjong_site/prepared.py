@@ -48,6 +48,18 @@ class _Compiled:
             f[0].target.attname for f in compiler.select[self.start : self.end]
         ]
         self.populators = get_related_populators(klass_info, compiler.select, db)
+        fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
+        if compiler.has_composite_fields(fields):
+            raise ValueError("composite primary keys are not supported")
+        # the same converters results_iter() would look up on every call
+        self.converters = compiler.get_converters(fields)
+
+    def convert(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Apply the database converters to one fetched row."""
+        if not self.converters:
+            return row
+        (out,) = self.compiler.apply_converters([row], self.converters)
+        return tuple(out)
 
 
 class PreparedQuery(Generic[M]):
@@ -87,7 +99,7 @@ class PreparedQuery(Generic[M]):
             row = cursor.fetchone()
         if row is None:
             return None
-        (row,) = list(c.compiler.results_iter(results=[[row]]))
+        row = c.convert(row)
         obj = c.model.from_db(c.db, c.init_list, row[c.start : c.end])
         for populator in c.populators:
             populator.populate(row, obj)
