@@ -13,7 +13,10 @@ such as ``"5m"``, times are epoch milliseconds):
 ``table``        {id, kind, status, room {name, stake}, ruleset, practice,
                   ws_url, record_url (current hand's record page)}
 ``seat``         this seat (0/1)
-``seq``          the sequence number the next action answers (send it back)
+``seq``          the sequence number the next action answers (send it back);
+                 under the veil, the seq of the claim prompt that followed
+                 the seat's discard (the same whether or not a claim was
+                 possible)
 ``phase``        ``waiting`` (no hand yet / opponent to join), ``pre_deal``,
                  ``double``, ``turn``, ``claim``, ``rob``, ``ended``; to the
                  seat that just discarded, the opponent's claim window and its
@@ -364,15 +367,9 @@ NO_ACTIONS: dict[str, Any] = {
 
 
 def _veiled(table: Table, seat: int, hand: Hand, now: float) -> dict[str, Any] | None:
-    veil = table.veil
-    if not veil or veil.get("seat") != seat or veil.get("seq") != hand.seq:
-        return None
-    until = veil.get("until")
-    if until is not None and now >= until:
-        return None
-    if hand.state.pending[seat]:
-        return None
-    return veil
+    from .services.play import active_veil
+
+    return active_veil(table, seat, hand, now)
 
 
 def _side(side: dict[str, Any]) -> dict[str, Any]:
@@ -507,6 +504,9 @@ def seat_context(
                 )
                 if veil:
                     actions["auto"] = {"on": hand.state.auto[seat], "available": True}
+                    # the claim prompt's seq, the same whether or not the
+                    # opponent could claim (see games.services.play)
+                    ctx["seq"] = int(veil.get("shown", veil["seq"]))
                 tenpai = None
                 s = hand.state
                 counts = s.concealed[seat]

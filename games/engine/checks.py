@@ -118,6 +118,49 @@ def check_view(hand: Hand, seat: int) -> None:
                         )
 
 
+def check_claim_windows(hand: Hand) -> None:
+    """The log does not tell the discarder whether a claim was possible.
+
+    Issue 6 ("the claim window must not leak information"; hand.py's module
+    docstring): every ``discard`` is followed at once by a CLAIM ``prompt``
+    for the opponent, every ``added_kong`` by a ROB ``prompt``; the window
+    closes with the opponent's ``pass`` (or its claim, win or a ``timeout``
+    / ``auto_play`` first), and a ``pass`` looks the same (``{}``) to the
+    other seat whether the seat or the engine made it.  ``win_declined``
+    appears only where it raises the public 胡加倍 count.
+    """
+    events = hand.events
+    doubles = [0, 0]
+    for i, ev in enumerate(events):
+        if ev.kind in ("discard", "added_kong"):
+            phase = "claim" if ev.kind == "discard" else "rob"
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            want = {"phase": phase, "seats": [1 - (ev.seat or 0)]}
+            if (
+                nxt is None
+                or nxt.kind != "prompt"
+                or {k: nxt.payload.get(k) for k in want} != want
+            ):
+                raise InvariantError(
+                    f"{ev.kind} at seq {ev.seq} is not followed by a {phase} window"
+                )
+        elif ev.kind == "pass":
+            other = 1 - (ev.seat or 0)
+            if ev.for_seat(other)["data"] != {}:
+                raise InvariantError(
+                    f"the pass at seq {ev.seq} differs for the other seat"
+                )
+        elif ev.kind == "win_declined":
+            seat = ev.seat or 0
+            doubles[seat] += 1
+            if ev.payload.get("win_doubles") != doubles[seat]:
+                raise InvariantError(
+                    f"win_declined at seq {ev.seq} does not raise the 胡加倍 count"
+                )
+    if list(hand.state.win_doubles) != doubles:
+        raise InvariantError("win_doubles differ from the win_declined events")
+
+
 def check_settlement(hand: Hand) -> None:
     """Balances are conserved: winner's gain + rake = loser's loss."""
     st = hand.settlement

@@ -20,14 +20,27 @@ Flow (the rule set's ``systems`` decide which parts exist):
    the opponent does not win on it.
 6. ``hand_ended``: result, settlement, both hands and the seed revealed.
 
-A claim window opens only when the opponent has a real choice; otherwise
-the opponent simply draws.  A seat that declared 报听 is locked: the engine
-discards its drawn tile itself unless it can win, in which case it is asked
-(win, or discard the drawn tile, which counts as declining the win —
-胡加倍 where the rule set has it) or may kong without changing its waits
-(seed 000: 报听后可手动选择是否杠).  Known simplifications: a 暗杠 cannot be
-robbed; the claim window itself tells the
-discarder that the opponent had a choice.
+Claim windows leak nothing (issue 6, "the claim window must not leak
+information"): every discard opens a CLAIM window for the opponent
+(``prompt``), and every 加杠 a ROB window, whether or not the opponent has a
+real choice.  When it has none (:meth:`Hand._claim_options` empty; for ROB,
+no 抢杠胡), the engine answers at once with the opponent's ``pass`` (payload
+``{"auto": true}`` for that seat only; the discarder gets ``{}``, exactly
+what a seat's own pass shows) and play goes on as before.  So the events the
+discarder sees — kinds, seats, payloads and therefore every ``seq`` — are the
+same whether a claim was possible and passed, or impossible; the remaining
+difference is timing (a person takes a moment to pass), which the table
+layer hides with the veil (games.services.play).  For the same reason
+``win_declined`` is emitted only when a 胡加倍 is counted (rule sets with
+System.WIN_DOUBLE, below the cap): there the count is public by rule;
+elsewhere letting a win go leaves no trace in the log.  Only the record,
+after the end, shows which passes were automatic.
+
+A seat that declared 报听 is locked: the engine discards its drawn tile
+itself unless it can win, in which case it is asked (win, or discard the
+drawn tile, which counts as declining the win — 胡加倍 where the rule set
+has it) or may kong without changing its waits (seed 000:
+报听后可手动选择是否杠).  Known simplification: a 暗杠 cannot be robbed.
 
 Round wind (seed 000 圈风 "第一圈是东风圈、第二圈是南风圈…"): see
 :func:`next_deal`.
@@ -641,11 +654,19 @@ class Hand(HandRules):
         self._start_turn(seat, self_draw=True)
 
     def _note_declined_win(self, seat: int) -> None:
+        """``seat`` let a win go: count a 胡加倍 where the rule set has it.
+
+        The ``win_declined`` event is emitted only when the count rises (a
+        public number by rule, shown as the multiplier).  Elsewhere — no
+        System.WIN_DOUBLE, or the cap ``max_win_doubles`` reached — nothing
+        public changes, and an event would tell the other seat, through the
+        sequence numbers, that a win was possible.
+        """
         rs = self.ruleset
         s = self.state
         if System.WIN_DOUBLE in rs.systems and s.win_doubles[seat] < rs.max_win_doubles:
             s.win_doubles[seat] += 1
-        self._emit("win_declined", seat, {"win_doubles": s.win_doubles[seat]})
+            self._emit("win_declined", seat, {"win_doubles": s.win_doubles[seat]})
 
     def _check_turn(self, a: Action) -> None:
         self._require(Phase.TURN, a)
@@ -685,12 +706,9 @@ class Hand(HandRules):
         s = self.state
         other = 1 - seat
         s.last_discard = tile
-        options = self._claim_options(other, tile)
-        if options:
-            s.phase = Phase.CLAIM
-            self._prompt(Phase.CLAIM, (other,))
-            return
-        self._after_claims(seat)
+        self._prompt(Phase.CLAIM, (other,))
+        if not self._claim_options(other, tile):
+            self._auto_pass(other)
 
     def _after_claims(self, discarder: int) -> None:
         """Nobody claimed: 流局 on a full pool, else the opponent draws."""
@@ -748,23 +766,44 @@ class Hand(HandRules):
             tile = s.last_discard
             assert tile is not None
             could_win = self._win_score(seat, tile, self_drawn=False) is not None
-            self._begin(a)
-            self._emit("pass", seat, {})
-            if could_win:
-                self._note_declined_win(seat)
-            s.pending = [False, False]
-            self._after_claims(1 - seat)
         elif s.phase is Phase.ROB:
-            self._begin(a)
-            self._emit("pass", seat, {})
-            self._note_declined_win(seat)
-            s.pending = [False, False]
-            tile = s.rob_tile
-            assert tile is not None
-            s.rob_tile = None
-            self._complete_added_kong(1 - seat, tile)
+            could_win = True  # the window has an option only when the kong is robbable
         else:
             raise IllegalActionError(f"nothing to pass in phase {s.phase.value}")
+        self._begin(a)
+        self._pass(seat, could_win=could_win)
+
+    def _auto_pass(self, seat: int) -> None:
+        """Answer ``seat``'s CLAIM/ROB window for it: it has no option.
+
+        The window was opened all the same (see the module docstring: the
+        event sequence must not depend on whether a claim was possible), so
+        the ``pass`` here is the same public event a seat's own pass makes.
+        """
+        self._pass(seat, could_win=False, auto=True)
+
+    def _pass(self, seat: int, *, could_win: bool, auto: bool = False) -> None:
+        """Close the CLAIM/ROB window with ``seat``'s pass and play on.
+
+        The ``pass`` event's public form is ``{}`` whether the pass was the
+        seat's own or the engine's (``auto``, only in the seat's own payload
+        and shown on the record page after the end).
+        """
+        s = self.state
+        if auto:
+            self._emit("pass", seat, {"auto": True}, {}, frozenset({seat}))
+        else:
+            self._emit("pass", seat, {})
+        if could_win:
+            self._note_declined_win(seat)
+        s.pending = [False, False]
+        if s.phase is Phase.CLAIM:
+            self._after_claims(1 - seat)
+            return
+        tile = s.rob_tile
+        assert tile is not None
+        s.rob_tile = None
+        self._complete_added_kong(1 - seat, tile)
 
     def _claim_check(self, a: Action) -> int:
         self._require(Phase.CLAIM, a)
@@ -859,11 +898,10 @@ class Hand(HandRules):
         self._emit("added_kong", a.seat, {"tile": str(a.tile)})
         other = 1 - a.seat
         tile = a.tile.index
-        if self._win_score(other, tile, self_drawn=False, robbing=True) is not None:
-            s.rob_tile = tile
-            self._prompt(Phase.ROB, (other,))
-            return
-        self._complete_added_kong(a.seat, tile)
+        s.rob_tile = tile
+        self._prompt(Phase.ROB, (other,))
+        if self._win_score(other, tile, self_drawn=False, robbing=True) is None:
+            self._auto_pass(other)
 
     def _complete_added_kong(self, seat: int, tile: int) -> None:
         s = self.state

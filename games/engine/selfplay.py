@@ -14,8 +14,9 @@ without a discard …) or a 托管 toggle (3 %).
 
 ``--check`` verifies after every event batch: tile conservation, that no
 ``view`` shows a hidden tile, and at the end of each hand that the replay of
-seed + log equals the live state after every action and that balances are
-conserved.
+seed + log equals the live state after every action, that balances are
+conserved and that every discard / 加杠 opened its claim window whether or
+not a claim was possible (``checks.check_claim_windows``, issue 6).
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ def play_hand(
             checks.check_view(hand, 1)
     if check:
         checks.check_settlement(hand)
+        checks.check_claim_windows(hand)
         checks.check_replay(hand, snapshots)
     return hand
 

@@ -125,11 +125,48 @@ def test_pass_declines_the_win_and_draws_from_the_front():
     hand = claim_hand()
     events = hand.apply(Pass(1, hand.seq), now=1003.0)
     names = [e.kind for e in events]
-    assert names[:3] == ["pass", "win_declined", "draw"]
+    # mcr has no 胡加倍: the declined win leaves no trace (issue 6)
+    assert names == ["pass", "draw", "prompt"]
     assert hand.state.drawn[1] == T("8s").index
-    draw = events[2]
+    assert hand.state.win_doubles == [0, 0]
+    draw = events[1]
     assert draw.for_seat(1)["data"]["tile"] == "8s"
     assert "tile" not in draw.for_seat(0)["data"]
+
+
+def test_a_discard_nobody_can_claim_still_opens_and_passes_the_window():
+    # the same deal, but the dealer throws 9m: seat 1 can do nothing with it
+    hand = stacked("mcr", CLAIM_DEALER, CLAIM_OTHER, draws="8s2s")
+    start = hand.seq
+    events = hand.apply(Discard(0, hand.seq, T("9m")), now=1002.0)
+    assert [(e.kind, e.seat) for e in events] == [
+        ("discard", 0),
+        ("prompt", None),
+        ("pass", 1),
+        ("draw", 1),
+        ("prompt", None),
+    ]
+    prompt, passed = events[1], events[2]
+    assert prompt.payload["phase"] == "claim" and prompt.payload["seats"] == [1]
+    assert passed.seq == start + 3
+    assert passed.for_seat(0)["data"] == {}  # exactly a seat's own pass
+    assert passed.for_seat(1)["data"] == {"auto": True}
+    assert passed.action is None  # the engine's move, not seat 1's
+    assert hand.state.phase is Phase.TURN and hand.state.turn == 1
+    assert hand.state.pending == [False, True]
+    # seat 0 sees the same kinds, seats and payloads as when seat 1 could
+    # have won, punged or chewed the 3m and passed
+    other = claim_hand()
+    other.apply(Pass(1, other.seq), now=1003.0)
+    seen = [{**e.for_seat(0), "at": 0} for e in hand.events[start:]]
+    seen_claim = [{**e.for_seat(0), "at": 0} for e in other.events[start:]]
+    for a, b in zip(seen, seen_claim, strict=True):
+        if a["kind"] == "discard":
+            a["data"] = b["data"] = {}
+        if a["kind"] == "prompt":
+            a["data"] = {**a["data"], "deadline": 0}
+            b["data"] = {**b["data"], "deadline": 0}
+    assert seen == seen_claim
 
 
 def test_kong_on_a_discard_draws_a_replacement_from_the_end():
@@ -188,10 +225,41 @@ def test_added_kong_can_be_robbed():
 
 def test_added_kong_not_robbed_completes_with_a_replacement():
     hand = rob_hand()
-    hand.apply(Pass(0, hand.seq), now=1007.0)
+    events = hand.apply(Pass(0, hand.seq), now=1007.0)
+    assert [e.kind for e in events] == ["pass", "kong_completed", "draw", "prompt"]
     s = hand.state
     assert [str(m) for m in s.melds[1]] == ["kong:5555m"]
     assert s.drawn[1] == T("1p").index
+    assert s.phase is Phase.TURN and s.turn == 1
+
+
+def test_added_kong_nobody_can_rob_still_opens_and_passes_the_window():
+    # seat 0 no longer waits on 5m (9m for 6m): the 加杠 cannot be robbed
+    dealer = ROB_DEALER.replace("46m", "49m")
+    hand = stacked("mcr", dealer, ROB_OTHER, draws="9m5m", tail="1p")
+    hand.apply(Discard(0, hand.seq, T("5m")), now=1002.0)
+    hand.apply(Pung(1, hand.seq), now=1003.0)
+    hand.apply(Discard(1, hand.seq, T("1s")), now=1004.0)
+    hand.apply(Discard(0, hand.seq, T("7z")), now=1005.0)
+    events = hand.apply(AddedKong(1, hand.seq, T("5m")), now=1006.0)
+    assert [(e.kind, e.seat) for e in events] == [
+        ("added_kong", 1),
+        ("prompt", None),
+        ("pass", 0),
+        ("kong_completed", 1),
+        ("draw", 1),
+        ("prompt", None),
+    ]
+    assert events[1].payload["phase"] == "rob" and events[1].payload["seats"] == [0]
+    assert events[2].for_seat(1)["data"] == {}
+    # the same kinds as when seat 0 could rob and passed
+    robbed = rob_hand()
+    start = robbed.seq - 2  # added_kong, prompt
+    robbed.apply(Pass(0, robbed.seq), now=1007.0)
+    assert [e.kind for e in robbed.events[start:]] == [e.kind for e in events]
+    s = hand.state
+    assert [str(m) for m in s.melds[1]] == ["kong:5555m"]
+    assert s.rob_tile is None
     assert s.phase is Phase.TURN and s.turn == 1
 
 

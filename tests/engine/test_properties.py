@@ -55,6 +55,7 @@ def test_random_legal_play_keeps_the_invariants(
         checks.check_view(hand, 1)
     if hand.ended:
         checks.check_settlement(hand)
+    checks.check_claim_windows(hand)
     checks.check_replay(hand, snapshots)
 
 

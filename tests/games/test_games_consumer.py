@@ -292,3 +292,83 @@ async def test_frames_and_toasts_speak_the_players_language():
     assert "不选" in (await drain(ca))[0]
     await ca.disconnect()
     await cb.disconnect()
+
+
+@sync_to_async
+def _to_a_discard(table_id, users):
+    """Play (through the services) until a seat must discard; return it."""
+    import random
+
+    from games.services import do_apply_action
+    from tests.games.driver import next_move
+
+    rng = random.Random(table_id)
+    for _ in range(50):
+        table = Table.objects.select_related("hand").get(pk=table_id)
+        hand = load_hand(table.hand, seq=table.seq)
+        s = hand.state
+        if hand.ended:
+            return None
+        if s.phase.value == "turn" and s.pending[s.turn]:
+            return s.turn
+        seat, payload = next_move(table, rng)
+        do_apply_action(table_id, users[seat], payload)
+    return None
+
+
+async def test_the_veiled_frame_shows_the_claim_prompt_seq_in_both_cases(settings):
+    """Issue 6: the discarder's frame under the veil carries the seq of the
+    claim prompt right after its discard, whether the opponent could claim
+    (the window is really open) or not (the engine passed for it at once);
+    the real seq comes when the veil lifts."""
+    settings.MAHJONG_CLAIM_JITTER_MIN = 0.6
+    settings.MAHJONG_CLAIM_JITTER_MAX = 0.8
+    a, b, table = await _pair()
+    users = {0: a, 1: b} if table.seat0_id == a.pk else {0: b, 1: a}
+    comms = {}
+    for seat in (0, 1):
+        comms[seat], ok, _ = await ws(users[seat], table.pk)
+        assert ok
+    seen = set()
+    for _ in range(30):
+        seat = await _to_a_discard(table.pk, users)
+        if seat is None:
+            break
+        for c in comms.values():
+            await drain(c, wait=0.1)
+        t, hand = await _state(table.pk)
+        tile = str(
+            next(x for x in hand.legal_actions(seat) if x.kind == "discard").tile
+        )
+        await comms[seat].send_to(
+            text_data=json.dumps({"action": "discard", "seq": t.seq, "tile": tile})
+        )
+        first = await comms[seat].receive_from(timeout=5)
+        t2, hand2 = await _state(table.pk)
+        discard = await sync_to_async(
+            HandEvent.objects.filter(hand_id=t.hand_id, kind="discard").latest
+        )("seq")
+        veil = t2.veil
+        assert veil is not None and veil["seat"] == seat
+        claim = veil["until"] is None
+        assert _seq(first) == discard.seq + 1 == veil["shown"]
+        assert 'data-phase="turn"' in first  # the opponent's turn, claim or not
+        if claim:
+            assert t2.seq == discard.seq + 1  # the window is open
+            opp = 1 - seat
+            hand_seq = t2.seq
+            await comms[opp].send_to(
+                text_data=json.dumps({"action": "pass", "seq": hand_seq})
+            )
+            await drain(comms[opp])
+        else:
+            assert t2.seq > discard.seq + 1  # passed, drawn, the opponent's turn
+        later = await drain(comms[seat], wait=1.2)
+        t3, _ = await _state(table.pk)
+        assert later and _seq(later[-1]) == t3.seq  # the real seq once lifted
+        seen.add(claim)
+        if seen == {True, False}:
+            break
+    assert False in seen  # the case that used to show a different seq
+    for c in comms.values():
+        await c.disconnect()

@@ -2,8 +2,9 @@
 
 import pytest
 
+from games.engine.errors import InvalidActionError, OutOfTurnError, StaleActionError
 from games.models import HandEvent, HandRecord, Table
-from games.presenters import seat_context
+from games.presenters import render_frame, seat_context
 from games.services import (
     continue_match,
     do_apply_action,
@@ -187,7 +188,18 @@ def test_veil_hides_whether_the_opponent_could_claim(table, alice, bob):
         ctx = seat_context(
             table, seat, now=veil["until"] - 0.01 if veil["until"] else None
         )
-        # what the discarder sees is the same whether a claim window is open
+        # what the discarder sees is the same whether a claim window is open,
+        # down to the sequence number: the claim prompt's, right after the
+        # discard (the engine opens the window even when nobody can claim)
+        discard = next(
+            e for e in reversed(hand.events) if e.kind == "discard" and e.seat == seat
+        )
+        prompt = hand.events[discard.seq]  # seq n is events[n - 1]
+        assert prompt.kind == "prompt" and prompt.payload["phase"] == "claim"
+        assert ctx["seq"] == discard.seq + 1 == veil["shown"]
+        assert f'data-seq="{discard.seq + 1}"' in render_frame(
+            table, seat, now=veil["until"] - 0.01 if veil["until"] else None
+        )
         assert ctx["phase"] == "turn" and ctx["turn"] == "opponent"
         assert ctx["deadline"] is None and ctx["my_turn"] is False
         assert ctx["wall_count"] == veil["wall_count"]
@@ -200,9 +212,14 @@ def test_veil_hides_whether_the_opponent_could_claim(table, alice, bob):
         if veil["until"] is None:
             seen_claim = True
             assert hand.state.phase.value in ("claim", "rob")
+            assert hand.seq == ctx["seq"]
         else:
             seen_draw = True
             assert hand.state.phase.value == "turn"
+            # the window was opened and passed for the opponent at once
+            passed = hand.events[discard.seq + 1]
+            assert passed.kind == "pass" and passed.payload == {"auto": True}
+            assert hand.seq > ctx["seq"]
             assert hand.state.wall_count == veil["wall_count"] - 1 or any(
                 e.kind == "flower" for e in hand.events[-4:]
             )
@@ -211,11 +228,76 @@ def test_veil_hides_whether_the_opponent_could_claim(table, alice, bob):
             # after the random pause the real table shows
             later = seat_context(table, seat, now=veil["until"] + 0.01)
             assert later["wall_count"] == hand.state.wall_count
+            assert later["seq"] == hand.seq  # the real number once it lifts
             assert later["deadline"]["seat"] == "opponent"
         if seen_claim and seen_draw:
             break
     assert seen_draw
     assert seen_claim
+
+
+def test_the_veiled_seat_can_toggle_auto_play_with_the_shown_seq(table, alice, bob):
+    """托管 during the veil: the shown seq works, the veil stays (claim or not)."""
+    import random
+
+    users = {0: alice, 1: bob}
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(200):
+        seat = _drive_to_discard(table, users, rng)
+        if seat is None:
+            continue_match(alice, table)
+            continue_match(bob, table)
+            continue
+        veil = table.veil
+        claim = veil["until"] is None
+        if claim in seen:
+            continue
+        seen.add(claim)
+        hand = _hand(table)
+        now = hand.events[-1].at + 0.01  # inside the random pause
+        shown = seat_context(table, seat, now=now)["seq"]
+        assert shown == veil["shown"]
+        # a number past the shown one is refused alike in both cases
+        with pytest.raises(InvalidActionError):
+            do_apply_action(
+                table.pk, users[seat], {"action": "auto", "seq": shown + 1}, now=now
+            )
+        with pytest.raises(StaleActionError):
+            do_apply_action(
+                table.pk, users[seat], {"action": "auto", "seq": shown - 1}, now=now
+            )
+        # anything but 托管 is "not your turn" (报听 would lift the veil)
+        for kind in ("pass", "ting", "discard"):
+            with pytest.raises(OutOfTurnError):
+                do_apply_action(
+                    table.pk, users[seat], {"action": kind, "seq": shown}, now=now
+                )
+        do_apply_action(
+            table.pk,
+            users[seat],
+            {"action": "auto", "seq": shown, "on": "true"},
+            now=now,
+        )
+        table.refresh_from_db()
+        assert table.veil["shown"] == shown + 1
+        ctx = seat_context(table, seat, now=now)
+        assert ctx["seq"] == shown + 1
+        assert ctx["phase"] == "turn" and ctx["turn"] == "opponent"
+        assert ctx["players"]["me"]["auto_play"] is True
+        assert ctx["actions"]["auto"] == {"on": True, "available": True}
+        do_apply_action(
+            table.pk,
+            users[seat],
+            {"action": "auto", "seq": shown + 1, "on": "false"},
+            now=now,
+        )
+        table.refresh_from_db()
+        assert seat_context(table, seat, now=now)["seq"] == shown + 2
+        assert _hand(table).state.auto[seat] is False
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
 
 
 def _some_moves_into_a_live_hand(table, users, limit):
