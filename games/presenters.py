@@ -1,7 +1,8 @@
 """What one seat sees: the template context and the rendered frame.
 
 :func:`seat_context` builds, from ``Hand.view(seat)`` and the table, the
-context of ``templates/games/partials/frame.html``; :func:`render_frame`
+context of the Jinja2 template ``games/partials/frame.html``
+(``templates/jinja2/``); :func:`render_frame`
 renders it.  Each seat's consumer calls :func:`render_frame` after every
 event, so a browser only ever receives what its own seat may see (the engine's
 ``view`` never holds the wall, the seed before the end, or the opponent's
@@ -87,8 +88,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
+from django.template import TemplateDoesNotExist, engines
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
 from django.utils.translation import gettext
@@ -690,13 +690,15 @@ def render_frame(
 ) -> str:
     """Render ``seat``'s frame (hx-swap-oob fragments) after any event.
 
-    Uses ``templates/games/partials/frame.html``; until that template exists
-    a plain fallback with the same test hooks is rendered.  ``hand`` and
-    ``now`` as in :func:`seat_context`.
+    Uses the Jinja2 template ``templates/jinja2/games/partials/frame.html``
+    (taken from the Jinja2 engine directly: asking each engine in turn cost
+    about a millisecond per frame); until that template exists a plain
+    fallback with the same test hooks is rendered.  ``hand`` and ``now`` as in
+    :func:`seat_context`.
     """
     ctx = seat_context(table, seat, user=user, toast=toast, now=now, hand=hand)
     try:
-        template = get_template(FRAME_TEMPLATE)
+        template = engines["jinja2"].get_template(FRAME_TEMPLATE)
     except TemplateDoesNotExist:
         return _fallback_frame(ctx)
     return template.render(ctx)

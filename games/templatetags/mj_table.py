@@ -338,3 +338,19 @@ def hand_tile(context: Any, code: Any, drawn: bool = False) -> SafeString:
         f'aria-label="{conditional_escape(tile_name(code))}{drawn_note}">'
         f"{img}</button>\n"
     )
+
+
+@register.simple_tag(takes_context=True)
+def jinja_include(context: Any, name: str) -> SafeString:
+    """Insert a Jinja2 partial into a Django page: ``{% jinja_include "games/partials/status.html" %}``.
+
+    The frame partials are Jinja2 templates (``templates/jinja2/``, the engine
+    named ``jinja2``), rendered after every event by games.presenters; the
+    table page's first paint inserts the same partials with the page's
+    context, so each partial exists once.  Raises ``TemplateDoesNotExist``
+    for an unknown name.
+    """
+    from django.template import engines
+
+    template = engines["jinja2"].get_template(name)
+    return SafeString(template.render(context.flatten()))

@@ -1,0 +1,118 @@
+"""The Jinja2 environment of the second template engine (``templates/jinja2/``).
+
+The live table's frame partials (``games/partials/*.html``) are Jinja2
+templates: each seat's frame is rendered after every event, and Django's
+template language cost several milliseconds per frame.  Jinja2 compiles them
+to Python once.  Django selects the engine by where a template is found, so
+``render_to_string("games/partials/frame.html", ctx)`` and the report view's
+``render(...)`` need no change.
+
+The helpers are the SAME functions as the Django tag libraries (one
+implementation): ``games.templatetags.mj_table`` and
+``accounts.templatetags.site_format``.  Translations go through Django's
+gettext/ngettext (``jinja2.ext.i18n``, new style), so the msgids are those of
+``locale/en/LC_MESSAGES/django.po``: ``{% trans n=x %}…{{ n }}…{% endtrans %}``
+gives the msgid ``…%(n)s…``, as Django's ``blocktranslate`` does.
+``makemessages`` does not read Jinja2 templates:
+``tests/site/test_site_jinja_i18n.py`` checks that every msgid they use is in
+django.po and translated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.defaultfilters import truncatechars
+from django.templatetags.static import static
+from django.urls import reverse
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils import translation
+from django.utils.translation import get_language, ngettext
+from jinja2 import ChainableUndefined, Environment, pass_context
+
+from accounts.templatetags.site_format import thousands
+from games.templatetags import mj_table
+
+
+def url(name: str, *args: Any, **kwargs: Any) -> str:
+    """``{{ url('games:leave', table.id) }}``: :func:`django.urls.reverse`.
+
+    Raises ``NoReverseMatch`` as Django's ``{% url %}`` tag does.
+    """
+    return reverse(name, args=args or None, kwargs=kwargs or None)
+
+
+_TRANSLATED: dict[tuple[str | None, str], str] = {}
+_TRANSLATED_MAX = 4096
+
+
+def gettext(message: str) -> str:
+    """Django's ``gettext``, remembered per (language, message).
+
+    A frame asks for ~50 fixed strings; Django's own lookup (the active
+    translation, then the catalog and its fallbacks) cost about a quarter of a
+    frame's rendering.  Catalogs are loaded once per process anyway; the cache
+    is cleared when translation settings change (tests).
+    """
+    key = (get_language(), message)
+    try:
+        return _TRANSLATED[key]
+    except KeyError:
+        pass
+    if len(_TRANSLATED) >= _TRANSLATED_MAX:
+        _TRANSLATED.clear()
+    text = _TRANSLATED[key] = translation.gettext(message)
+    return text
+
+
+@receiver(setting_changed)
+def _forget_translations(*, setting: str, **kwargs: Any) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
+        _TRANSLATED.clear()
+
+
+@pass_context
+def hand_tile(context: Any, code: Any, drawn: bool = False) -> Any:
+    """``{{ hand_tile(t, False) }}``: :func:`games.templatetags.mj_table.hand_tile`
+    (it reads ``actions``, ``seq`` and ``indicators`` from the template context)."""
+    return mj_table.hand_tile(context, code, drawn)
+
+
+def environment(**options: Any) -> Environment:
+    """Build the environment Django's ``Jinja2`` backend uses (OPTIONS
+    ``environment``): autoescape on, the i18n extension with Django's
+    translations, undefined values that behave like Django's missing variables
+    (empty, falsy, chainable: ``a.b.c`` of a missing ``a`` is empty)."""
+    options["undefined"] = ChainableUndefined
+    options.setdefault("autoescape", True)
+    extensions = list(options.pop("extensions", ()))
+    if "jinja2.ext.i18n" not in extensions:
+        extensions.append("jinja2.ext.i18n")
+    env = Environment(extensions=extensions, **options)
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(
+        url=url,
+        static=static,
+        get_language=get_language,
+        tile=mj_table.tile,
+        tiles=mj_table.tiles,
+        backs=mj_table.backs,
+        hand_tile=hand_tile,
+        task_state=mj_table.task_state,
+    )
+    env.filters.update(
+        tile_name=mj_table.tile_name_filter,
+        waits_attr=mj_table.waits_attr,
+        get_item=mj_table.get_item,
+        line_value=mj_table.line_value,
+        fan_name=mj_table.fan_name,
+        signed=mj_table.signed,
+        ms_until=mj_table.ms_until,
+        ruleset_name=mj_table.ruleset_name,
+        settle_lines=mj_table.settle_lines,
+        bot_name=mj_table.bot_name_filter,
+        thousands=thousands,
+        truncatechars=truncatechars,
+    )
+    return env

@@ -1,0 +1,110 @@
+"""The frame of a hand in play, rendered by the Jinja2 templates, keeps its hooks.
+
+The frame partials live once, as Jinja2 templates (templates/jinja2/); the
+consumer's frame (games.presenters.render_frame) and the table page's first
+paint (games/table.html with ``{% jinja_include %}``) both render them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from html import unescape
+
+import pytest
+from django.template import TemplateDoesNotExist, engines
+from django.urls import reverse
+from django.utils import translation
+
+from games.presenters import render_frame, seat_context
+from games.services import do_apply_action, quick_match
+from tests.games.driver import next_move
+
+FRAGMENTS = (
+    "mj-status",
+    "mj-opponent",
+    "mj-center",
+    "mj-me",
+    "mj-actions",
+    "mj-hand-area",
+    "mj-settlement",
+    "toast",
+    "mj-roomline",
+)
+
+
+@pytest.fixture
+def mid_hand(alice, bob, room):
+    """A table a dozen moves into its first hand."""
+    quick_match(alice, room)
+    table = quick_match(bob, room)
+    users = {0: table.seat0, 1: table.seat1}
+    rng = random.Random(3)
+    for _ in range(12):
+        move = next_move(table, rng)
+        assert move is not None, "the hand ended before the middle"
+        seat, payload = move
+        payload["seq"] = table.seq
+        do_apply_action(table.pk, users[seat], payload)
+    table.refresh_from_db()
+    assert table.hand is not None and table.status == "playing"
+    return table, users
+
+
+def _hand_tiles(html: str) -> list[str]:
+    area = html.split('data-testid="my-hand"', 1)[1].split("</div>", 1)[0]
+    return re.findall(r'data-tile="([^"]+)"', area)
+
+
+def test_the_partials_exist_once_as_jinja_templates():
+    assert engines["jinja2"].get_template("games/partials/frame.html")
+    with pytest.raises(TemplateDoesNotExist):
+        engines["django"].get_template("games/partials/frame.html")
+
+
+def test_mid_hand_frame_has_every_hook(mid_hand):
+    table, users = mid_hand
+    for seat in (0, 1):
+        ctx = seat_context(table, seat, user=users[seat])
+        with translation.override("zh-hans"):
+            html = render_frame(table, seat, user=users[seat])
+        for fragment in FRAGMENTS:
+            assert f'id="{fragment}"' in html
+        assert html.count('hx-swap-oob="true"') == len(FRAGMENTS)
+        assert f'data-seq="{ctx["seq"]}"' in html
+        assert f'data-phase="{ctx["phase"]}"' in html
+        # own hand: standing tiles then the drawn one, in the context's order
+        me = ctx["me"]
+        expected = list(me["tiles"]) + ([me["drawn"]] if me["drawn"] else [])
+        assert _hand_tiles(html) == expected
+        assert 'data-testid="opponent"' in html and 'data-testid="turn"' in html
+        assert f'data-count="{ctx["opponent"]["count"]}"' in html
+        # every ws-send form answers the current seq with valid JSON
+        payloads = [
+            json.loads(unescape(v)) for v in re.findall(r"hx-vals='([^']*)'", html)
+        ]
+        assert payloads and all(p["seq"] == ctx["seq"] for p in payloads)
+        if ctx["actions"]["discard"]:
+            assert {p["tile"] for p in payloads if p["action"] == "discard"} == set(
+                ctx["actions"]["discard_tiles"]
+            )
+        for name in ("pung", "hu", "pass"):
+            assert (f'data-action="{name}"' in html) == bool(ctx["actions"][name])
+        assert 'data-action="auto"' in html
+        # the English frame uses the same catalogue (blocktranslate-style msgids)
+        with translation.override("en"):
+            english = render_frame(table, seat, user=users[seat])
+        assert "Keys" in english and "快捷键" not in english
+
+
+def test_table_page_inserts_the_same_fragments(mid_hand, client):
+    table, users = mid_hand
+    client.force_login(users[0])
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    with translation.override("zh-hans"):
+        frame = render_frame(table, 0, user=users[0])
+    for fragment in FRAGMENTS:
+        assert page.count(f'id="{fragment}"') == 1
+    assert _hand_tiles(page) == _hand_tiles(frame)
+    assert 'data-testid="my-hand"' in page and 'data-testid="actions"' in page
