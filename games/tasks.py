@@ -21,6 +21,14 @@ def table_deadline(
     return play.do_timeout(table_id, hand_id, seq, now=now)
 
 
+@shared_task(name="games.table_auto_step")
+def table_auto_step(
+    table_id: int, hand_id: int, seq: int, now: float | None = None
+) -> bool:
+    """Paced automated play (托管, 报听 against the bot) goes on if still due."""
+    return play.do_auto_step(table_id, hand_id, seq, now=now)
+
+
 @shared_task(name="games.seat_away")
 def seat_away(table_id: int, seat: int, hand_id: int, now: float | None = None) -> bool:
     """The disconnect grace period of ``seat`` ended: 托管 if still away.

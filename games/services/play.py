@@ -113,10 +113,12 @@ def lock_table(table_id: int) -> Table:
 
 
 _LOCKED_TABLE: PreparedQuery[Table] = PreparedQuery(
-    lambda pk: Table.objects.select_for_update(of=("self",))
-    .select_related("room", "hand", "match")
-    .order_by()
-    .filter(pk=pk)
+    lambda pk: (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("room", "hand", "match")
+        .order_by()
+        .filter(pk=pk)
+    )
 )
 """The row :func:`lock_table` reads, compiled once (every move runs it)."""
 
@@ -391,33 +393,83 @@ def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
 
 
 # ---------------------------------------------------------------- auto moves
-def _run_auto(table: Table, hand: Hand, now: float) -> list[Event]:
-    """Play every move that needs no human: the bot seat and seats in 托管.
+def _automated_seat(table: Table, hand: Hand) -> int | None:
+    """The pending seat whose move needs no person (the bot, or 托管), if any."""
+    if hand.ended:
+        return None
+    s = hand.state
+    return next(
+        (i for i in (0, 1) if s.pending[i] and (not table.is_human(i) or s.auto[i])),
+        None,
+    )
 
-    A 托管 seat's move is chosen by :func:`_auto_move` (a bot, or the win).
-    (报听 auto-discards are made by the engine itself.)  Returns the events.
+
+def _run_auto(table: Table, hand: Hand, now: float) -> list[Event]:
+    """Play the moves that need no human: the bot seat and seats in 托管.
+
+    A 托管 seat's move is chosen by :func:`_auto_move` (a bot, or the win);
+    报听 auto-discards are made by the engine itself.  Paced so people can
+    follow the play: with ``MAHJONG_AUTO_PACE`` > 0 this stops before an
+    automated move of a seat that has already discarded in this run — a full
+    round of automated play (托管 or 报听 against the bot, two seats in 托管) —
+    and :func:`_persist` schedules :func:`do_auto_step` to go on ``pace``
+    seconds later.  A bot answering a person, or 托管 answering a person's
+    discard, still moves at once.  Returns the events.
     """
     out: list[Event] = []
+    paced = settings.MAHJONG_AUTO_PACE > 0
+    discarded: set[int] = set()
     for _ in range(1000):
-        if hand.ended:
-            break
-        s = hand.state
-        seat = next(
-            (
-                i
-                for i in (0, 1)
-                if s.pending[i] and (not table.is_human(i) or s.auto[i])
-            ),
-            None,
-        )
-        if seat is None:
+        seat = _automated_seat(table, hand)
+        if seat is None or (paced and seat in discarded):
             break
         if table.is_human(seat):
             action: Action = _auto_move(table, hand, seat)
         else:
             action = _bot_for(table).choose(hand.view(seat), hand.legal_actions(seat))
-        out += hand.apply(action, now=now)
+        events = hand.apply(action, now=now)
+        discarded.update(
+            e.seat for e in events if e.kind == "discard" and e.seat is not None
+        )
+        out += events
     return out
+
+
+def do_auto_step(
+    table_id: int, hand_id: int, seq: int, *, now: float | None = None
+) -> bool:
+    """Go on with paced automated play (see :func:`_run_auto`) if still due.
+
+    Runs under the table lock and does nothing unless hand ``hand_id`` is live
+    at ``seq`` with an automated seat to move, so a job that fires twice or
+    after a person acted changes nothing.  Returns whether it moved.
+    """
+    with transaction.atomic():
+        try:
+            table = lock_table(table_id)
+        except TableError:
+            return False
+        record = table.hand
+        if (
+            record is None
+            or record.pk != hand_id
+            or record.status != HandRecord.Status.LIVE
+            or table.seq != seq
+        ):
+            return False
+        now = time.time() if now is None else now
+        with hand_lock(record.pk):
+            hand = load_hand(record, seq=seq)
+            if _automated_seat(table, hand) is None:
+                return False
+            try:
+                events = _run_auto(table, hand, now)
+                table.veil = None
+                _persist(table, record, hand, events, now)
+            except Exception:
+                forget_hand(record.pk)
+                raise
+    return bool(events)
 
 
 _AUTO_BOTS: dict[tuple[int, int], Bot] = {}
@@ -473,6 +525,12 @@ def _persist(
         settle_hand(table=table, record=record, hand=hand, now=now)
     else:
         _arm_timer(table, record, hand, now)
+        if _automated_seat(table, hand) is not None:  # paced: go on shortly
+            schedule(
+                "table_auto_step",
+                [table.pk, record.pk, hand.seq],
+                at=now + settings.MAHJONG_AUTO_PACE,
+            )
     table.save()
     notify_table(
         table.pk,

@@ -16,6 +16,7 @@ from games.services.hands import clear_cache
 def _no_scheduler(settings):
     """Delayed jobs are run by the tests themselves (no timer threads)."""
     settings.MAHJONG_SCHEDULER = "none"
+    settings.MAHJONG_AUTO_PACE = 0  # automated play at once (pacing has its tests)
     clear_cache()
     clear_profile_cache()
     yield
