@@ -815,10 +815,14 @@ def _set_auto(table: Table, seat: int, on: bool, now: float) -> bool:
         return False
     with hand_lock(record.pk):
         hand = load_hand(record, seq=table.seq)
-        if hand.state.auto[seat] == on:
+        if hand.state.auto[seat] == on and _automated_seat(table, hand) is None:
             return False
         try:
-            events = hand.apply(AutoPlay(seat, hand.seq, on), now=now)
+            events = []
+            if hand.state.auto[seat] != on:
+                events += hand.apply(AutoPlay(seat, hand.seq, on), now=now)
+            # also resumes paced automated play whose step job was lost (a
+            # restart): a player opening the table is enough to go on
             events += _run_auto(table, hand, now)
             _persist(table, record, hand, events, now)
         except Exception:

@@ -16,7 +16,7 @@ from django.db import transaction
 from ..models import HandRecord, Table
 from .hands import HandUnavailableError, forget_hand, hand_lock, rebuild_hand
 from .notify import notify_table, schedule, scheduler_mode
-from .play import TableError, lock_table
+from .play import TableError, _automated_seat, lock_table
 from .settlement import annul_hand
 
 log = logging.getLogger(__name__)
@@ -87,6 +87,9 @@ def resume_tables(*, now: float | None = None) -> ResumeReport:
                 schedule("table_deadline", [table.pk, record.pk, hand.seq], at=at)
                 if scheduler_mode() == "celery":
                     table.timer_at = datetime.fromtimestamp(at, tz=UTC)
+            if _automated_seat(table, hand) is not None:
+                # paced automated play (托管, 报听 against the bot) goes on
+                schedule("table_auto_step", [table.pk, record.pk, hand.seq], at=now)
             table.save(
                 update_fields=["connections", "away_since", "timer_at", "updated"]
             )

@@ -130,3 +130,59 @@ def test_scheduled_steps_finish_the_hand_over_time(settings, alice):
     assert len(times) >= 2 and len(times) * 2 >= len(chosen), (times, chosen)
     assert times[-1] - times[0] >= 0.05 * (len(times) - 1) * 0.9
     assert table_auto_step.name == "games.table_auto_step"
+
+
+def _pause_on_the_bot(alice, room) -> Table:
+    """A 托管 table whose paced play stopped with the bot (seat 1) to move."""
+    for _ in range(5):
+        table = _start_auto(alice, room)
+        record = table.hand
+        for _ in range(200):
+            if table.status != Table.Status.PLAYING:
+                break
+            hand = load_hand(record, seq=table.seq)
+            if hand.state.pending[1] and not hand.state.pending[0]:
+                return table
+            assert do_auto_step(table.pk, record.pk, table.seq) is True
+            table.refresh_from_db()
+        do_apply_action(table.pk, alice, {"action": "leave"})
+    raise AssertionError("paced play never stopped on the bot")
+
+
+@pytest.mark.django_db
+def test_a_lost_step_job_resumes_when_the_player_opens_the_table(settings, alice, room):
+    from games.services.play import note_connect
+
+    settings.MAHJONG_AUTO_PACE = 1.0
+    table = _pause_on_the_bot(alice, room)
+    seq = table.seq
+    clear_cache()  # a restart: the step job died with the process
+    note_connect(table.pk, 0)
+    table.refresh_from_db()
+    hand = load_hand(table.hand, seq=table.seq)
+    # the bot moved on; 托管 is off (the player is back) and it is their move
+    assert table.seq > seq
+    assert hand.state.auto[0] is False
+    assert hand.ended or hand.state.pending[0]
+
+
+@pytest.mark.django_db
+def test_resume_tables_plans_the_next_step_of_paced_play(
+    settings, alice, room, monkeypatch
+):
+    import games.services.resume as resume
+
+    settings.MAHJONG_AUTO_PACE = 1.0
+    table = _pause_on_the_bot(alice, room)
+    planned = []
+    real = resume.schedule
+    monkeypatch.setattr(
+        resume,
+        "schedule",
+        lambda name, args, at: planned.append((name, args)) or real(name, args, at=at),
+    )
+    clear_cache()
+    report = resume.resume_tables()
+    assert table.pk in report.resumed
+    assert ("table_auto_step", [table.pk, table.hand_id, table.seq]) in planned
+    assert do_auto_step(table.pk, table.hand_id, table.seq) is True
