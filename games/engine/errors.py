@@ -18,6 +18,11 @@ class InvalidActionError(ActionError):
     """Malformed action: unknown kind, missing field, bad tile notation, bad seat."""
 
 
+class AheadActionError(InvalidActionError):
+    """The action answers a sequence number the hand has not reached (forged
+    or corrupted: no frame ever showed it)."""
+
+
 class IllegalActionError(ActionError):
     """A well-formed action that the rules forbid at this point of the hand."""
 

@@ -79,6 +79,7 @@ from .actions import (
     action_from_json,
 )
 from .errors import (
+    AheadActionError,
     HandOverError,
     IllegalActionError,
     InvalidActionError,
@@ -520,7 +521,8 @@ class Hand(HandRules):
         """Apply one action and return the events it caused.
 
         Raises:
-            InvalidActionError: not an Action, or a seq ahead of the hand.
+            InvalidActionError: not an Action; AheadActionError (a
+                subclass): a seq ahead of the hand.
             StaleActionError: ``seq`` older than the seat's open prompt or
                 its own last action (a double submit).
             OutOfTurnError: the seat is not asked to act.
@@ -535,7 +537,7 @@ class Hand(HandRules):
         if s.phase is Phase.ENDED:
             raise HandOverError("the hand is over")
         if action.seq > s.seq:
-            raise InvalidActionError(
+            raise AheadActionError(
                 f"seq {action.seq} is ahead of the hand (last event {s.seq})"
             )
         seat = action.seat

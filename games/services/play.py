@@ -54,6 +54,7 @@ from games.engine.actions import (
 from games.engine.bots import Bot, make_bot
 from games.engine.errors import (
     ActionError,
+    AheadActionError,
     HandOverError,
     IllegalActionError,
     InvalidActionError,
@@ -150,16 +151,33 @@ def _flag(value: object, name: str) -> bool:
     raise InvalidActionError(f"{name} must be true or false")
 
 
+class RequestError(InvalidActionError):
+    """A malformed browser request, with the fixed message its player sees.
+
+    ``str(exc)`` is the detail for the server log (it may quote the request);
+    ``player_message`` never does (see :func:`refusal_message`).
+    """
+
+    def __init__(self, detail: str, player_message: Any) -> None:
+        super().__init__(detail)
+        self.player_message = player_message
+
+
+BAD_SEQ = gettext_lazy("缺少或无效的序号")
+BAD_TILE = gettext_lazy("牌名无效")
+UNKNOWN_ACTION = gettext_lazy("未知的操作")
+
+
 def _seq(payload: dict[str, Any]) -> int:
     raw = payload.get("seq")
     if raw is None or raw == "":
-        raise InvalidActionError("缺少序号 seq")
+        raise RequestError("缺少序号 seq", BAD_SEQ)
     if isinstance(raw, bool):
-        raise InvalidActionError("序号 seq 必须是整数")
+        raise RequestError("序号 seq 必须是整数", BAD_SEQ)
     try:
         return int(raw)
     except (TypeError, ValueError):
-        raise InvalidActionError(f"序号 seq 必须是整数，收到 {raw!r}") from None
+        raise RequestError(f"序号 seq 必须是整数，收到 {raw!r}", BAD_SEQ) from None
 
 
 def action_kind(payload: object) -> str:
@@ -198,6 +216,13 @@ def check_action(payload: dict[str, Any], hand: Hand, seat: int) -> Action:
     tile = payload.get("tile")
     if tile == "":
         tile = None
+    if tile is not None:
+        if not isinstance(tile, str):
+            raise RequestError("tile 必须是牌名，例如 5m", BAD_TILE)
+        try:
+            Tile.parse(tile)
+        except NotationError as exc:
+            raise RequestError(f"tile: {exc}", BAD_TILE) from exc
     if kind == "open":
         data.update(
             kind="pre_deal",
@@ -235,7 +260,7 @@ def check_action(payload: dict[str, Any], hand: Hand, seat: int) -> Action:
             try:
                 tiles = [str(t) for t in parse_tiles(tiles)]
             except NotationError as exc:
-                raise InvalidActionError(f"tiles: {exc}") from exc
+                raise RequestError(f"tiles: {exc}", BAD_TILE) from exc
         data.update(kind="chi", tiles=tiles)
     elif kind in ("discard", "swap", "concealed_kong", "added_kong"):
         data.update(kind=kind, tile=tile)
@@ -244,7 +269,7 @@ def check_action(payload: dict[str, Any], hand: Hand, seat: int) -> Action:
     elif kind in ("win", "pass"):
         data.update(kind=kind)
     elif kind == "timeout" or kind not in ACTION_TYPES:
-        raise InvalidActionError(f"未知操作 {kind!r}")
+        raise RequestError(f"未知操作 {kind!r}", UNKNOWN_ACTION)
     else:  # pragma: no cover - every engine kind is handled above
         data.update(kind=kind)
     return action_from_json(data)
@@ -253,11 +278,11 @@ def check_action(payload: dict[str, Any], hand: Hand, seat: int) -> Action:
 def _resolve_kong(hand: Hand, seat: int, seq: int, tile: object) -> Action:
     if tile is not None:
         if not isinstance(tile, str):
-            raise InvalidActionError("tile 必须是牌名，例如 5m")
+            raise RequestError("tile 必须是牌名，例如 5m", BAD_TILE)
         try:
             Tile.parse(tile)
         except NotationError as exc:
-            raise InvalidActionError(f"tile: {exc}") from exc
+            raise RequestError(f"tile: {exc}", BAD_TILE) from exc
     options = [
         a
         for a in hand.legal_actions(seat)
@@ -275,6 +300,7 @@ def _resolve_kong(hand: Hand, seat: int, seq: int, tile: object) -> Action:
 
 REFUSALS: list[tuple[type[ActionError], Any]] = [
     (StaleActionError, gettext_lazy("牌局已更新，请按当前状态操作")),
+    (AheadActionError, gettext_lazy("序号无效，请按当前状态操作")),
     (OutOfTurnError, gettext_lazy("还没轮到你")),
     (HandOverError, gettext_lazy("这一盘已经结束")),
     (InvalidActionError, gettext_lazy("无法识别的操作")),
@@ -299,6 +325,7 @@ def refusal_message(exc: Exception) -> str:
     """
     for cls, text in REFUSALS:
         if isinstance(exc, cls):
+            text = getattr(exc, "player_message", None) or text
             detail = str(exc)
             if len(detail) > LOG_DETAIL_MAX:
                 detail = detail[:LOG_DETAIL_MAX] + "…"
@@ -670,7 +697,7 @@ def _unveil_seq(
     seq = _seq(payload)
     shown = int(veil.get("shown", hand.seq))
     if seq > shown:
-        raise InvalidActionError(f"seq {seq} is ahead of the hand (last event {shown})")
+        raise AheadActionError(f"seq {seq} is ahead of the hand (last event {shown})")
     if seq < shown:
         return payload
     if action_kind(payload) != "auto_play":

@@ -116,19 +116,25 @@ async def test_every_refusal_is_a_toast_and_changes_nothing():
 
     # developer detail and long input never reach the page
     junk = "x" * 200_000
-    await refused(ca, json.dumps({"action": junk, "seq": seq0}), "无法识别的操作")
+    await refused(ca, json.dumps({"action": junk, "seq": seq0}), "未知的操作")
     await refused(
         ca,
         json.dumps({"action": "discard", "seq": seq0, "tile": junk}),
-        "无法识别的操作",
+        "牌名无效",
     )
     await refused(ca, json.dumps({"action": "pung", "seq": seq0}), "现在不能这样操作")
 
     await refused(ca, "{not json", "无法识别的操作")
     await refused(ca, json.dumps([1, 2]), "无法识别的操作")
-    await refused(ca, json.dumps({"action": "fly", "seq": seq0}), "无法识别的操作")
-    await refused(ca, json.dumps({"action": "discard"}), "无法识别的操作")
-    await refused(ca, json.dumps({"action": "discard", "seq": "x"}), "无法识别的操作")
+    await refused(ca, json.dumps({"action": "fly", "seq": seq0}), "未知的操作")
+    await refused(ca, json.dumps({"action": "discard"}), "缺少或无效的序号")
+    await refused(ca, json.dumps({"action": "discard", "seq": "x"}), "缺少或无效的序号")
+    # a number no frame ever showed (ahead of the hand)
+    await refused(
+        ca,
+        json.dumps({"action": "pre_deal", "seq": seq0 + 5}),
+        "序号无效，请按当前状态操作",
+    )
     # erren: both seats choose 开始加倍 before the deal
     assert hand.state.phase.value == "pre_deal"
     await ca.send_to(text_data=json.dumps({"action": "pre_deal", "seq": seq0}))
@@ -160,7 +166,7 @@ async def test_every_refusal_is_a_toast_and_changes_nothing():
     await refused(
         ca,
         json.dumps({"action": "discard", "seq": t.seq, "tile": "9x"}),
-        "无法识别的操作",
+        "牌名无效",
     )
     # a good discard reaches both seats as frames with the new seq
     await ca.send_to(
@@ -284,7 +290,7 @@ async def test_frames_and_toasts_speak_the_players_language():
         "The table moved on; act on the current state"
     )
     await cb.send_to(text_data=json.dumps({"action": "fly", "seq": t.seq}))
-    assert _toast_text((await drain(cb))[-1]) == "无法识别的操作"
+    assert _toast_text((await drain(cb))[-1]) == "未知的操作"
     # no cookie: Chinese first, as on the pages, whatever Accept-Language says
     await ca.disconnect()
     ca, ok, _ = await ws(a, table.pk, extra=[(b"accept-language", b"en-GB,en;q=0.8")])
