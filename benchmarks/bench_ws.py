@@ -56,6 +56,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=10.0,
         help="seconds at the start not measured (every table deals at once)",
     )
+    p.add_argument(
+        "--connect-spread",
+        type=float,
+        default=3.0,
+        help="seconds over which the tables connect (during the warm-up)",
+    )
     p.add_argument("--daphnes", type=int, default=4)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument(
@@ -178,10 +184,17 @@ def choose(frame: str) -> dict | None:
 
 
 async def table_clients(
-    url0: str, url1: str, cookies: tuple[str, str], stats: Stats, args, stop: float
+    url0: str,
+    url1: str,
+    cookies: tuple[str, str],
+    stats: Stats,
+    args,
+    stop: float,
+    delay: float = 0.0,
 ) -> None:
     import websockets
 
+    await asyncio.sleep(delay)  # tables arrive spread out, not in one burst
     socks = []
     for url, cookie in ((url0, cookies[0]), (url1, cookies[1])):
         socks.append(
@@ -265,6 +278,7 @@ async def run_clients(cluster, tables, args, stats: Stats) -> float:
             stats,
             args,
             stop,
+            args.connect_spread * i / max(1, len(tables)),
         )
         for i, (tid, c0, c1) in enumerate(tables)
     ]
