@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import html
 import io
 import json
 import os
 import pstats
-import re
 import sys
 import time
 from collections import OrderedDict
@@ -38,8 +36,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-VALS = re.compile(r"hx-vals='([^']*)'")
+from bench_ws import choose  # noqa: E402 - the websocket client's move choice
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -82,30 +81,6 @@ def prepare(url: str) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0, interactive=False)
-
-
-def choose(frame: str) -> dict | None:
-    """The bench_ws.py client's move: 和, else pass, else discard the last tile."""
-    options = []
-    for raw in VALS.findall(frame):
-        try:
-            options.append(json.loads(html.unescape(raw)))
-        except ValueError:
-            continue
-    by: dict[str, list[dict]] = {}
-    for o in options:
-        by.setdefault(o.get("action", ""), []).append(o)
-    if "win" in by:
-        return by["win"][0]
-    if "pre_deal" in by:
-        return next(o for o in by["pre_deal"] if not o["open_hand"] and not o["double"])
-    if "double" in by:
-        return next(o for o in by["double"] if not o["double"])
-    if "pass" in by:
-        return by["pass"][0]
-    if "discard" in by:
-        return by["discard"][-1]
-    return None
 
 
 class Part:

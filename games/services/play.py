@@ -275,14 +275,8 @@ def check_action(payload: dict[str, Any], hand: Hand, seat: int) -> Action:
     return action_from_json(data)
 
 
-def _resolve_kong(hand: Hand, seat: int, seq: int, tile: object) -> Action:
-    if tile is not None:
-        if not isinstance(tile, str):
-            raise RequestError("tile 必须是牌名，例如 5m", BAD_TILE)
-        try:
-            Tile.parse(tile)
-        except NotationError as exc:
-            raise RequestError(f"tile: {exc}", BAD_TILE) from exc
+def _resolve_kong(hand: Hand, seat: int, seq: int, tile: str | None) -> Action:
+    """The legal kong for ``tile`` (already checked notation), or any one."""
     options = [
         a
         for a in hand.legal_actions(seat)
