@@ -31,6 +31,7 @@ from django.utils import translation
 from django.utils.translation import get_language, ngettext
 from jinja2 import ChainableUndefined, Environment, pass_context
 
+from accounts.data_names import data_name
 from accounts.templatetags.site_format import thousands
 from games.templatetags import mj_table
 
@@ -113,6 +114,8 @@ def environment(**options: Any) -> Environment:
         settle_lines=mj_table.settle_lines,
         bot_name=mj_table.bot_name_filter,
         thousands=thousands,
+        data_name=data_name,
+        seat_wind=mj_table.seat_wind,
         truncatechars=truncatechars,
     )
     return env

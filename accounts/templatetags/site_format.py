@@ -15,3 +15,12 @@ def thousands(value: object) -> str:
         return f"{int(value):,}"  # type: ignore[call-overload]
     except (TypeError, ValueError):
         return str(value)
+
+
+@register.filter(name="data_name")
+def data_name_filter(value: object) -> str:
+    """``{{ level.name|data_name }}``: a stored name (level, level scheme,
+    room) in the active language; see :func:`accounts.data_names.data_name`."""
+    from accounts.data_names import data_name
+
+    return data_name(value)

@@ -54,13 +54,19 @@ DEFAULT_FACTORS = {
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One row of the breakdown: ``key`` (stable id), display names, value."""
+    """One row of the breakdown: ``key`` (stable id), display names, value.
+
+    ``note`` is language-neutral working (``"17×10×1"``, ``"5%"``);
+    ``note_code`` names a worded note the presentation layer translates
+    (see :data:`NOTE_CODES`), so no interface text is fixed here.
+    """
 
     key: str
     zh: str
     en: str
     value: int
     note: str = ""
+    note_code: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,7 +75,23 @@ class Line:
             "en": self.en,
             "value": self.value,
             "note": self.note,
+            "note_code": self.note_code,
         }
+
+
+NOTE_CODES = {
+    "draw_no_score": "流局不计输赢",
+    "seat_0": "座位0",
+    "seat_1": "座位1",
+    "self_drawn_not_doubled": "自摸不加倍",
+}
+"""``Line.note_code`` → what it means (Chinese, the seed's wording).
+
+The interface words these through Django's translations
+(``games.templatetags.mj_table.settle_note``); this table is their source.
+``self_drawn_not_doubled``: the rule set's 自摸 factor is 1 (seed 000:
+自摸不加倍).
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +179,7 @@ def settle(
     if min(balances) < 0:
         raise ValueError(f"balances must not be negative, got {balances}")
     if outcome.winner is None:
-        line = Line("draw", "流局", "Drawn hand", 0, "流局不计输赢")
+        line = Line("draw", "流局", "Drawn hand", 0, note_code="draw_no_score")
         return Settlement(None, None, 0, 1, 0, 0, (0, 0), (0, 0), (line,))
     if outcome.winner not in (0, 1):
         raise ValueError(f"winner must be 0 or 1, got {outcome.winner}")
@@ -210,7 +232,13 @@ def settle(
                 f = _factor(ruleset, "open_hand")
                 multiplier *= f
                 lines.append(
-                    Line(f"open_hand_{seat}", "明牌", "Open hand", f, f"座位{seat}")
+                    Line(
+                        f"open_hand_{seat}",
+                        "明牌",
+                        "Open hand",
+                        f,
+                        note_code=f"seat_{seat}",
+                    )
                 )
     if System.DEAL_DOUBLE in systems:
         for seat in (0, 1):
@@ -218,7 +246,13 @@ def settle(
                 f = _factor(ruleset, "deal_double")
                 multiplier *= f
                 lines.append(
-                    Line(f"deal_double_{seat}", "加倍", "Double", f, f"座位{seat}")
+                    Line(
+                        f"deal_double_{seat}",
+                        "加倍",
+                        "Double",
+                        f,
+                        note_code=f"seat_{seat}",
+                    )
                 )
     if outcome.ready_win and "ready_win" in ruleset.multipliers:
         f = _factor(ruleset, "ready_win")
@@ -234,7 +268,7 @@ def settle(
                 "自摸",
                 "Self-drawn factor",
                 sd,
-                "自摸不加倍" if sd == 1 else "",
+                note_code="self_drawn_not_doubled" if sd == 1 else "",
             )
         )
     if not ruleset.kong_payments:

@@ -190,6 +190,26 @@ def ruleset_name(name: Any) -> str:
     return str(en) if lang.startswith("en") and en else str(getattr(rs, "zh", name))
 
 
+SEAT_WINDS = {
+    "1z": (gettext_lazy("东位"), gettext_lazy("东")),
+    "2z": (gettext_lazy("南位"), gettext_lazy("南")),
+    "3z": (gettext_lazy("西位"), gettext_lazy("西")),
+    "4z": (gettext_lazy("北位"), gettext_lazy("北")),
+}
+"""Seat wind code → (its seat's name, the one-character mark on the avatar):
+``东位``/``East seat`` and ``东``/``E``."""
+
+
+@register.filter
+def seat_wind(code: Any, short: Any = False) -> str:
+    """The seat named by its wind: ``"1z"`` → ``东位`` (``East seat``), or with
+    ``short`` true ``东`` (``E``).  An unknown code gives ``""``."""
+    names = SEAT_WINDS.get(str(code or ""))
+    if names is None:
+        return ""
+    return str(names[1] if short else names[0])
+
+
 @register.simple_tag
 def task_state(task: Any, me: Any, player: Any) -> bool | None:
     """Whether this seat meets its 任务 now: True, False, or None (unknown).
@@ -267,9 +287,45 @@ def settle_lines(lines: Any, practice: Any = False) -> list[dict[str, Any]]:
             except (TypeError, ValueError):
                 text = str(value)
         shown.append(
-            {"key": key, "label": label, "value": text, "note": line.get("note") or ""}
+            {"key": key, "label": label, "value": text, "note": settle_note(line)}
         )
     return shown
+
+
+SETTLE_NOTES = {
+    "draw_no_score": gettext_lazy("流局不计输赢"),
+    "seat_0": gettext_lazy("座位0"),
+    "seat_1": gettext_lazy("座位1"),
+    "self_drawn_not_doubled": gettext_lazy("自摸不加倍"),
+}
+"""``note_code`` of a settlement line (``games.engine.settle.NOTE_CODES``) → its
+words in the interface."""
+
+# Settlements stored before lines had a note_code carried the Chinese words.
+_LEGACY_NOTES = {
+    "流局不计输赢": "draw_no_score",
+    "座位0": "seat_0",
+    "座位1": "seat_1",
+    "自摸不加倍": "self_drawn_not_doubled",
+}
+
+
+def settle_note(line: Mapping[str, Any]) -> str:
+    """The note shown after a settlement line, in the active language.
+
+    A ``note_code`` is translated (:data:`SETTLE_NOTES`); otherwise the
+    language-neutral ``note`` (``"17×10×1"``, ``"5%"``) is shown as it is,
+    except the worded notes of older stored settlements, which are
+    translated too.  An unknown code gives ``""``.
+    """
+    code = str(line.get("note_code") or "")
+    note = str(line.get("note") or "")
+    if not code and note in _LEGACY_NOTES:
+        code = _LEGACY_NOTES[note]
+    if code:
+        text = SETTLE_NOTES.get(code)
+        return str(text) if text is not None else ""
+    return note
 
 
 BOT_LEVEL_LABELS = {

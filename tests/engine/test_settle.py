@@ -128,3 +128,41 @@ def test_bad_inputs_are_refused():
             stake=1,
             balances=(1, 1),
         )
+
+
+def test_worded_notes_are_codes_for_the_interface_to_translate():
+    """Line notes hold no interface words: the worded ones are note codes
+    (NOTE_CODES), translated by the presentation layer."""
+    import re
+
+    from games.engine.settle import NOTE_CODES
+    from games.rules.rulesets import NAMES
+
+    cjk = re.compile(r"[\u3400-\u9fff]")
+    codes: set[str] = set()
+    for name in NAMES:
+        for out in (
+            Outcome(
+                winner=0,
+                base_fan=10,
+                self_drawn=True,
+                open_hand=(True, True),
+                deal_double=(True, False),
+            ),
+            Outcome(winner=None, base_fan=0),
+        ):
+            st = settle(out, ruleset=get(name), stake=10, balances=(10**6, 10**6))
+            for line in st.lines:
+                assert not cjk.search(line.note), (name, line)
+                assert line.note_code in NOTE_CODES or not line.note_code
+                assert line.to_json()["note_code"] == line.note_code
+                codes.add(line.note_code)
+    st = settle(
+        Outcome(winner=1, base_fan=13, self_drawn=True),
+        ruleset=get("erren"),
+        stake=3,
+        balances=(500, 500),
+    )
+    line = next(x for x in st.lines if x.key == "self_drawn")
+    assert (line.value, line.note, line.note_code) == (1, "", "self_drawn_not_doubled")
+    assert "draw_no_score" in codes

@@ -16,6 +16,18 @@ DEMO_PLAYERS = [
 ]
 BOT = ("bot", "bot@example.com", "电脑（普通）")
 
+# The demo accounts' welcome message.  A message is stored text, read in the
+# language it was written in (a real sign-up's welcome is written in the
+# language the player signed up in, accounts/signals.py).  The demo accounts
+# are made by this command, with no reader and no language yet, and are tried
+# in both languages, so their message is written in both: Chinese first.
+DEMO_SUBJECT = "欢迎来到二人麻将 · Welcome to Two-Player Mahjong"
+DEMO_BODY = (
+    "这是一个演示账户。去大厅开一桌，和电脑或另一位演示玩家过过招吧。\n\n"
+    "This is a demo account. Open a table in the lobby and play the computer"
+    " or the other demo player."
+)
+
 
 class Command(BaseCommand):
     help = "Create two demo players and a bot account (idempotent); print logins."
@@ -31,11 +43,7 @@ class Command(BaseCommand):
                 profile.rating_points = max(profile.rating_points, points)
                 profile.save(update_fields=["nickname", "rating_points"])
                 if not Message.objects.filter(recipient=user).exists():
-                    inbox_send(
-                        recipient=user,
-                        subject="欢迎来到二人麻将",
-                        body="这是一个演示账户。去大厅开一桌，和电脑或另一位演示玩家过过招吧。",
-                    )
+                    inbox_send(recipient=user, subject=DEMO_SUBJECT, body=DEMO_BODY)
             username, email, nickname = BOT
             bot = self._user(username, email)
             bot.set_unusable_password()  # the bot plays through the server only
