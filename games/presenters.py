@@ -68,7 +68,9 @@ such as ``"5m"``, times are epoch milliseconds):
                  hands {me, opponent} (both hands open), seed, commitment,
                  hand_id, record_url, countdown (ms epoch when the table
                  returns players to the lobby), continue_voted {me, opponent},
-                 annulled (bool: 系统断线 和局)}
+                 goto (closed table: this player's new table URL, else None;
+                 the lobby once ``now`` passes ``countdown``), task_done
+                 (the winner completed the 任务), annulled (bool: 系统断线 和局)}
 ``match``        {hands_played, wins {me, opponent}}
 ``toast``        a message to show once (refusals), or None
 ``bot_offer``    a 快速开始 table has waited long enough: offer a bot
@@ -88,6 +90,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
 from django.template import TemplateDoesNotExist, engines
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
@@ -427,7 +430,36 @@ def _settlement(
             else None
         ),
         "continue_voted": {"me": seat in votes, "opponent": other in votes},
+        "goto": _goto(table, seat),
+        "task_done": bool(result.get("task_done")),
     }
+
+
+def _goto(table: Table, seat: int) -> str | None:
+    """Where a browser on the closed ``table`` should go: the seat's player's
+    own open table if they sit at another one now (分组, or the settlement
+    countdown put a 继续 voter back into matchmaking), else None (the
+    template sends it to the lobby once the countdown has run out)."""
+    if table.status != Table.Status.CLOSED:
+        return None
+    uid = table.seat_user_id(seat)
+    if uid is None:
+        return None
+    from .services.tables import OPEN
+
+    other = (
+        Table.objects.filter(Q(seat0_id=uid) | Q(seat1_id=uid), status__in=OPEN)
+        .exclude(pk=table.pk)
+        .order_by("-id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if other is None:
+        return None
+    try:
+        return reverse("games:table", args=[other])
+    except NoReverseMatch:
+        return f"/table/{other}/"
 
 
 def seat_context(

@@ -121,7 +121,8 @@ def record_context(record: HandRecord) -> dict[str, Any]:
 
     Keys: ``record``, ``players`` [{seat, nickname}], ``rows``
     [{seq, at (seconds since the first event), kind, label, seat, who, tiles,
-    note}], ``hands`` [{nickname, tiles, melds}] (both hands at the end),
+    note}], ``hands`` [{nickname, tiles, melds, flowers}] (both hands at the
+    end; ``flowers`` are the seat's 花牌 set aside by its ``flower`` events),
     ``result`` (the engine's result dict), ``settlement``.
     """
     log = selectors.hand_log(record)
@@ -136,10 +137,13 @@ def record_context(record: HandRecord) -> dict[str, Any]:
     start = log[0]["at"] if log else 0.0
     rows = []
     hands: list[dict[str, Any]] = []
+    flowers: dict[int, list[str]] = {0: [], 1: []}
     for e in log:
         data = e["data"] or {}
         kind = e["kind"]
         seat = e["seat"]
+        if kind == "flower" and seat in flowers and data.get("flower"):
+            flowers[seat].append(str(data["flower"]))
         rows.append(
             {
                 "seq": e["seq"],
@@ -161,7 +165,12 @@ def record_context(record: HandRecord) -> dict[str, Any]:
                     mk, _sep, notation = str(m).partition(":")
                     melds.append({"kind": mk, "tiles": _split(notation)})
                 hands.append(
-                    {"nickname": names[s], "tiles": hand_tiles, "melds": melds}
+                    {
+                        "nickname": names[s],
+                        "tiles": hand_tiles,
+                        "melds": melds,
+                        "flowers": list(flowers[s]),
+                    }
                 )
     return {
         "record": record,

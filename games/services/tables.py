@@ -8,6 +8,7 @@ locking the room row.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from datetime import UTC, datetime
@@ -63,9 +64,15 @@ def _free_user(user: Any) -> Table | None:
 
 
 def _close(table: Table, *, note: str = "") -> None:
+    """Close ``table`` (any reason ``note``: left, regroup, balance, timeout).
+
+    The settlement countdown (``settle_deadline``) is kept: the closed
+    table's frame sends a browser still on it to the lobby once the
+    countdown has run out (games.presenters ``settlement.goto``), and
+    :func:`do_settle_timeout` re-sends the frames at that moment.
+    """
     table.status = Table.Status.CLOSED
     table.deadline = None
-    table.settle_deadline = None
     table.save()
     if table.match is not None and table.match.ended is None:
         Match.objects.filter(pk=table.match_id).update(ended=datetime.now(tz=UTC))
@@ -306,19 +313,68 @@ def do_table_request(
     return quick_match(user, room, now=now)
 
 
-def do_settle_timeout(table_id: int, hand_id: int) -> bool:
-    """The settlement countdown ended: players who did not continue return
-    to the lobby (seed 000) — the table closes.  No-op if the table moved on.
+def do_settle_timeout(table_id: int, hand_id: int, *, now: float | None = None) -> bool:
+    """The settlement countdown of hand ``hand_id`` ended (job ``settle_timeout``).
+
+    Seed 000 (继续: only while the countdown runs; 分组 includes a timeout
+    without an action) and issue 6: a player who did neither returns to the
+    lobby.  A player who pressed 继续 at a 快速开始 table whose opponent did
+    not is put back into matchmaking in the same room (as 分组; if the room
+    refuses them, e.g. balance too low, they go to the lobby too).  At a
+    好友房 or bot table the 继续 voter goes to the lobby.
+
+    The table closes; every browser still on it then gets a frame whose
+    settlement carries ``goto`` (the lobby, or the voter's new table), which
+    static/js/table.js follows.  A table closed earlier (the opponent left)
+    only has its frames re-sent, so the browser left on it goes to the
+    lobby now.
+
+    Returns True when this call closed the table; False if the table had
+    moved on (next hand dealt, or already closed), so the job is safe to
+    run twice.
     """
+    now = time.time() if now is None else now
     with transaction.atomic():
         try:
             table = lock_table(table_id)
         except TableError:
             return False
-        if table.status != Table.Status.SETTLING or table.hand_id != hand_id:
+        if table.hand_id != hand_id:
             return False
+        ends = datetime.fromtimestamp(now, tz=UTC)
+        if table.status == Table.Status.CLOSED:
+            if table.settle_deadline is not None:  # closed during the countdown
+                if table.settle_deadline > ends:
+                    table.settle_deadline = ends
+                    table.save(update_fields=["settle_deadline", "updated"])
+                notify_table(table.pk)  # the browser left on it: to the lobby
+            return False
+        if table.status != Table.Status.SETTLING:
+            return False
+        if table.settle_deadline is None or table.settle_deadline > ends:
+            table.settle_deadline = ends  # the countdown is over as of now
+        voters = (
+            [table.seat_user_id(s) for s in (table.continue_votes or [])]
+            if table.kind == Table.Kind.QUICK
+            else []
+        )
         _close(table, note="timeout")
+        room = table.room
+        users = {u.pk: u for u in _users([v for v in voters if v])}
+        for uid in voters:
+            user = users.get(uid)
+            if user is None:
+                continue
+            # cannot play in this room any more (TableError): the lobby
+            with contextlib.suppress(TableError):
+                quick_match(user, room, now=now)
         return True
+
+
+def _users(ids: list[int]) -> list[Any]:
+    from django.contrib.auth import get_user_model
+
+    return list(get_user_model().objects.filter(pk__in=ids)) if ids else []
 
 
 def file_report(user: Any, hand: HandRecord, reason: str, text: str = "") -> Report:

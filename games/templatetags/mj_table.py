@@ -210,37 +210,80 @@ def seat_wind(code: Any, short: Any = False) -> str:
     return str(names[1] if short else names[0])
 
 
-@register.simple_tag
-def task_state(task: Any, me: Any, player: Any) -> bool | None:
-    """Whether this seat meets its 任务 now: True, False, or None (unknown).
+TASK_STATES = ("met", "missed", "ready", "open", "at_win")
+"""What :func:`task_state` may return (see there)."""
 
-    Uses the presenter's ``task.met`` when given; otherwise what the seat can
-    see of its own hand: ``pung`` (three of the tile in hand or a pung/kong of
-    it), ``kong`` (a kong declared), ``double`` (加倍 chosen).  A ``fan`` task
-    is only decided by the winning hand, so it is unknown (None) until then.
+
+@register.simple_tag
+def task_state(
+    task: Any,
+    me: Any,
+    player: Any,
+    opponent: Any = None,
+    phase: Any = None,
+    settlement: Any = None,
+) -> str | None:
+    """How this seat stands with the hand's 任务 (seed 000 任务加倍).
+
+    Seed 000: "胡牌者如果完成任务" — a task is completed only by winning
+    with it, so nothing is 已达成 before this seat's win.  The engine's check
+    (games.engine.hand ``_task_done``) at the win: ``pung`` a concealed
+    triplet or a pung/kong meld of the tile, ``kong`` a kong declared,
+    ``fan`` the fan counted in the winning hand, ``double`` 开始加倍 or
+    加倍 chosen.
+
+    Returns one of :data:`TASK_STATES`, or None without a task:
+
+    - ``met``: the hand ended with this seat's win and the task done.
+    - ``missed``: the hand ended otherwise; or it can no longer be done
+      (``double`` declined once the doubling is over; ``pung`` with too few
+      copies of the tile left to make three).
+    - ``ready``: the condition holds now (a kong, the pung, the double);
+      winning completes it.  A concealed triplet can still be broken.
+    - ``open``: not yet, but it still can be (``pung``, ``kong``, ``double``
+      while the doubling is being chosen).
+    - ``at_win``: only the winning hand decides (``fan``).
     """
     if not isinstance(task, Mapping):
         return None
-    if "met" in task and task["met"] is not None:
-        return bool(task["met"])
+    st = settlement if isinstance(settlement, Mapping) else None
+    if phase == "ended" or st is not None:
+        if st is not None and st.get("winner") == "me" and st.get("task_done"):
+            return "met"
+        return "missed"
     kind = task.get("kind")
     me = me if isinstance(me, Mapping) else {}
     player = player if isinstance(player, Mapping) else {}
+    opponent = opponent if isinstance(opponent, Mapping) else {}
     melds = me.get("melds") or []
+    if kind == "fan":
+        return "at_win"
     if kind == "kong":
-        return any("kong" in str(m.get("kind", "")) for m in melds)
-    if kind == "double":
-        return bool(player.get("start_double") or player.get("deal_double"))
-    if kind == "pung":
-        tile_code = task.get("tile")
-        held = list(me.get("tiles") or []) + ([me["drawn"]] if me.get("drawn") else [])
-        if held.count(tile_code) >= 3:
-            return True
-        return any(
-            m.get("kind") != "chi" and (m.get("tiles") or [None])[0] == tile_code
-            for m in melds
+        return (
+            "ready" if any("kong" in str(m.get("kind", "")) for m in melds) else "open"
         )
-    return None
+    if kind == "double":
+        if player.get("start_double") or player.get("deal_double"):
+            return "ready"
+        return "open" if phase in (None, "waiting", "pre_deal", "double") else "missed"
+    if kind == "pung":
+        code = task.get("tile")
+        if any(
+            m.get("kind") != "chi" and (m.get("tiles") or [None])[0] == code
+            for m in melds
+        ):
+            return "ready"
+        held = list(me.get("tiles") or []) + ([me["drawn"]] if me.get("drawn") else [])
+        if held.count(code) >= 3:
+            return "ready"
+        # copies out of reach: both pools (claimed tiles leave them), the
+        # opponent's melds and, under 明牌, its hand; three of four needed
+        gone = list(me.get("discards") or []) + list(opponent.get("discards") or [])
+        gone += list(opponent.get("tiles") or [])
+        for m in opponent.get("melds") or []:
+            gone += list(m.get("tiles") or [])
+        return "open" if gone.count(code) <= 1 else "missed"
+    return "at_win"
 
 
 # Settlement lines not listed under the fan table: the fan totals are in the table

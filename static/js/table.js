@@ -11,6 +11,7 @@
    - [data-choice]                  a button that opens a choice group (aria-controls)
    - #mj-status[data-say]           text for the polite live region
    - #toast                         refusals (role=alert), auto-cleared
+   - #redirect[data-url], [data-goto]  go there (分组's new table; a closed table's way out)
 */
 (function () {
   "use strict";
@@ -215,8 +216,10 @@
   function afterFrame() {
     var go = $("#redirect[data-url]");
     if (go && go.getAttribute("data-url")) { window.location.assign(go.getAttribute("data-url")); return; }
-    var closed = $("[data-goto-lobby]");
-    if (closed && !leaving) { leaving = true; window.location.assign(closed.getAttribute("data-goto-lobby")); return; }
+    // A closed table: the player's new table, or the lobby once the settlement
+    // countdown has run out (the server re-sends the frame at that moment).
+    var closed = $("[data-goto]");
+    if (closed && !leaving) { leaving = true; window.location.assign(closed.getAttribute("data-goto")); return; }
     readSkew();
     var status = $("#mj-status");
     if (status) say(status.getAttribute("data-say"));

@@ -500,31 +500,105 @@ def test_real_bot_table_frame_has_the_hooks(settings):
         assert payload["seq"] == table.seq
 
 
+KONG = {"kind": "kong", "tile": None, "fan": None, "factor": 2}
+PUNG_E = {"kind": "pung", "tile": "1z", "fan": None, "factor": 2}
+PUNG_R = {"kind": "pung", "tile": "5z", "fan": None, "factor": 2}
+FAN = {"kind": "fan", "tile": None, "fan": "SEVEN_PAIRS", "factor": 2}
+DOUBLE = {"kind": "double", "tile": None, "fan": None, "factor": 2}
+DOUBLED = {"players": {"me": dict(player("Alice", "1z", True), start_double=True)}}
+
+
+def _with(**over: Any) -> dict[str, Any]:
+    """context() with ``me`` / ``opponent`` / ``players`` entries merged in."""
+    ctx = context()
+    for key, value in over.items():
+        if key in ("me", "opponent", "players"):
+            ctx[key] = dict(ctx[key], **value)
+        else:
+            ctx[key] = value
+    return ctx
+
+
 @pytest.mark.parametrize(
-    ("task", "me_over", "expected"),
+    ("task", "over", "state", "label"),
     [
-        ({"kind": "kong", "tile": None, "fan": None, "factor": 2}, {}, "0"),
+        # 加倍后和牌: doubling is a precondition, never 已达成 before the win
+        (DOUBLE, DOUBLED, "ready", "和牌即达成"),
+        (DOUBLE, {"phase": "double", "my_turn": False}, "open", "未达成"),
+        (DOUBLE, {}, "missed", "未达成"),  # the doubling is over, none chosen
+        # 开过杠后和牌
+        (KONG, {}, "open", "未达成"),
         (
-            {"kind": "kong", "tile": None, "fan": None, "factor": 2},
-            {"melds": [{"kind": "concealed_kong", "tiles": ["2m"] * 4}]},
-            "1",
+            KONG,
+            {"me": {"melds": [{"kind": "concealed_kong", "tiles": ["2m"] * 4}]}},
+            "ready",
+            "和牌即达成",
         ),
-        ({"kind": "pung", "tile": "1z", "fan": None, "factor": 2}, {}, "0"),
+        # 和牌时有这张牌的刻子: two 1z in hand, 1z still to come
+        (PUNG_E, {}, "open", "未达成"),
+        (PUNG_E, {"me": {"drawn": "1z"}}, "ready", "和牌即达成"),
         (
-            {"kind": "pung", "tile": "1z", "fan": None, "factor": 2},
-            {"drawn": "1z"},
-            "1",
+            PUNG_R,
+            {"me": {"melds": [{"kind": "pung", "tiles": ["5z"] * 3}]}},
+            "ready",
+            "和牌即达成",
+        ),
+        # two of the four 1z gone (pools): three can no longer be had
+        (
+            PUNG_E,
+            {
+                "me": {"tiles": ["1z"], "discards": ["1z"]},
+                "opponent": {"discards": ["1z"]},
+            },
+            "missed",
+            "未达成",
         ),
         (
-            {"kind": "pung", "tile": "5z", "fan": None, "factor": 2},
-            {"melds": [{"kind": "pung", "tiles": ["5z"] * 3}]},
-            "1",
+            PUNG_E,
+            {
+                "opponent": {
+                    "melds": [{"kind": "chi", "tiles": ["1m", "2m", "3m"]}],
+                    "discards": ["1z"],
+                }
+            },
+            "open",
+            "未达成",
         ),
-        ({"kind": "fan", "tile": None, "fan": "SEVEN_PAIRS", "factor": 2}, {}, ""),
+        # 以「七对」和牌: only the winning hand tells
+        (FAN, {}, "at_win", "和牌时判定"),
     ],
 )
-def test_task_shows_whether_it_is_met(task, me_over, expected):
-    ctx = context(task=task, me=dict(context()["me"], **me_over))
-    root = render(ctx)
-    state = root.find_all(data_testid="task")[0].find_all(data_task_met="*")
-    assert [s.attrs["data-task-met"] for s in state] == [expected]
+def test_task_state_before_the_win(task, over, state, label):
+    root = render(_with(task=task, **over))
+    span = root.find_all(data_testid="task")[0].find_all(data_task_state="*")
+    assert [s.attrs["data-task-state"] for s in span] == [state]
+    assert " ".join(span[0].all_text().split()) == label
+    assert span[0].attrs["data-task-met"] != "1"  # nothing is met before the win
+
+
+@pytest.mark.parametrize("task", [KONG, PUNG_E, FAN, DOUBLE])
+@pytest.mark.parametrize(
+    ("winner", "done", "state", "label"),
+    [
+        ("me", True, "met", "已达成"),
+        ("me", False, "missed", "未达成"),
+        ("opponent", True, "missed", "未达成"),  # the opponent's win: not mine
+        (None, False, "missed", "未达成"),  # a draw
+    ],
+)
+def test_task_state_after_the_hand(task, winner, done, state, label):
+    st = settlement(winner=winner, task_done=done, result="win" if winner else "draw")
+    root = render(
+        _with(
+            task=task,
+            phase="ended",
+            my_turn=False,
+            actions=dict(NO_ACTIONS),
+            settlement=st,
+            **DOUBLED,
+        )
+    )
+    span = root.find_all(data_testid="task")[0].find_all(data_task_state="*")
+    assert [s.attrs["data-task-state"] for s in span] == [state]
+    assert " ".join(span[0].all_text().split()) == label
+    assert span[0].attrs["data-task-met"] == ("1" if state == "met" else "0")

@@ -129,11 +129,19 @@ def test_closed_table_has_one_way_back_and_no_countdown():
     assert not panel.find_all(data_testid="settle-countdown")
     # closed because the countdown ran out: the page goes to the lobby itself
     closed = panel.find_all(data_testid="table-closed")[0]
-    assert closed.attrs["data-goto-lobby"] == "/lobby/"
+    assert closed.attrs["data-goto"] == "/lobby/"
     # closed early (the opponent left): the player reads the result first
     early = dict(ctx, settlement=settlement(countdown=1_700_000_000_000 + 9000))
     closed = render(early).find_all(data_testid="table-closed")[0]
-    assert "data-goto-lobby" not in closed.attrs
+    assert "data-goto" not in closed.attrs
+    # the player sits at another table now (分组, or re-queued after 继续):
+    # go there, countdown or not
+    moved = dict(
+        ctx,
+        settlement=settlement(countdown=1_700_000_000_000 + 9000, goto="/table/9/"),
+    )
+    closed = render(moved).find_all(data_testid="table-closed")[0]
+    assert closed.attrs["data-goto"] == "/table/9/"
 
 
 def test_open_table_countdown_sits_in_the_button_bar():

@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games.models import HandEvent, Room, Table
-from games.services import do_seat_away, quick_match
+from games.services import do_seat_away, leave_table, quick_match
 from games.services.hands import load_hand
 from mahjong_site.asgi import application
 from tests.games.conftest import make_player
@@ -271,6 +271,85 @@ async def test_continue_regroup_and_accept_bot_over_the_socket():
     msgs = await drain(cc)
     assert "这一盘还没有结束" in msgs[0]
     await cc.disconnect()
+
+
+def _goto(frames: list[str]) -> str | None:
+    """The URL the last frame's closed-table notice sends the browser to."""
+    found = re.findall(
+        r'data-testid="table-closed" data-goto="([^"]+)"', "".join(frames)
+    )
+    return found[-1] if found else None
+
+
+async def test_settlement_countdown_sends_both_idle_players_to_the_lobby():
+    from games.tasks import settle_timeout
+
+    a, b, table = await _pair()
+    await sync_to_async(play_out)(table, {0: a, 1: b}, seed=2)
+    ca, _, _ = await ws(a, table.pk)
+    cb, _, _ = await ws(b, table.pk)
+    before = await drain(ca)
+    await drain(cb)
+    assert 'data-testid="settle-countdown"' in before[-1]
+    assert _goto(before) is None  # the countdown still runs
+    t, _ = await _state(table.pk)
+    assert await sync_to_async(settle_timeout)(t.pk, t.hand_id) is True
+    for comm in (ca, cb):
+        frames = await drain(comm)
+        assert len(frames) == 1
+        assert 'data-testid="table-closed"' in frames[0]
+        assert _goto(frames) == "/lobby/"
+    t, _ = await _state(table.pk)
+    assert t.status == Table.Status.CLOSED and t.settle_deadline is not None
+    # the job again: nothing closes twice, the frames say the same
+    assert await sync_to_async(settle_timeout)(t.pk, t.hand_id) is False
+    assert _goto(await drain(ca)) == "/lobby/"
+    await ca.disconnect()
+    await cb.disconnect()
+
+
+async def test_settlement_countdown_requeues_the_player_who_pressed_continue():
+    from games.tasks import settle_timeout
+
+    a, b, table = await _pair()
+    await sync_to_async(play_out)(table, {0: a, 1: b}, seed=2)
+    ca, _, _ = await ws(a, table.pk)
+    cb, _, _ = await ws(b, table.pk)
+    await drain(ca)
+    await drain(cb)
+    await ca.send_to(text_data=json.dumps({"action": "continue"}))
+    await drain(ca)
+    await drain(cb)
+    t, _ = await _state(table.pk)
+    assert t.continue_votes == [0]
+    assert await sync_to_async(settle_timeout)(t.pk, t.hand_id) is True
+    alice_frames = await drain(ca)
+    bob_frames = await drain(cb)
+    # alice wanted to play on: back in matchmaking in the same room
+    new = await sync_to_async(lambda: Table.objects.exclude(pk=table.pk).get(seat0=a))()
+    assert new.status == Table.Status.WAITING and new.room_id == table.room_id
+    assert _goto(alice_frames) == f"/table/{new.pk}/"
+    # bob did nothing: the lobby
+    assert _goto(bob_frames) == "/lobby/"
+    await ca.disconnect()
+    await cb.disconnect()
+
+
+async def test_a_table_left_early_sends_the_last_browser_to_the_lobby_at_the_end():
+    from games.tasks import settle_timeout
+
+    a, b, table = await _pair()
+    await sync_to_async(play_out)(table, {0: a, 1: b}, seed=2)
+    ca, _, _ = await ws(a, table.pk)
+    await drain(ca)
+    await sync_to_async(leave_table)(b, table)
+    frames = await drain(ca)
+    assert 'data-testid="table-closed"' in frames[-1]
+    assert _goto(frames) is None  # alice reads the result until the countdown ends
+    t, _ = await _state(table.pk)
+    assert await sync_to_async(settle_timeout)(t.pk, t.hand_id) is False
+    assert _goto(await drain(ca)) == "/lobby/"
+    await ca.disconnect()
 
 
 async def test_frames_and_toasts_speak_the_players_language():

@@ -70,6 +70,45 @@ def test_hand_record_for_players_and_staff_after_the_end(alice, bob, room):
     assert all("tiles" in e["data"] for e in deals)
 
 
+def test_hand_record_final_hands_show_each_seats_flowers(alice, room, client):
+    """The record's 终局手牌 list the flowers set aside, as the settlement does."""
+    import re
+
+    from games.engine.view import render_view
+    from games.record import record_context
+    from games.services.hands import load_hand
+
+    for seed in range(30):  # a hand where flowers were drawn
+        table = play_bot(alice, room, "easy")
+        play_out(table, {0: alice}, seed=seed)
+        record = HandRecord.objects.get(pk=table.hand_id)
+        table.refresh_from_db()
+        hand = load_hand(record, seq=table.seq)
+        view = render_view(hand, 0)
+        engine = [view["me"]["flowers"], view["opponent"]["flowers"]]
+        if engine[0] or engine[1]:
+            break
+    else:  # pragma: no cover - the rule set has 8 flowers
+        pytest.fail("no flowers in 30 hands")
+    ctx = record_context(record)
+    assert [h["flowers"] for h in ctx["hands"]] == engine
+    client.force_login(alice)
+    with translation.override("zh-hans"):
+        html = client.get(reverse("games:hand_record", args=[record.pk])).content
+    page = html.decode()
+    blocks = re.findall(r'data-testid="record-hand">(.*?)</div>', page, re.S)
+    assert len(blocks) == 2
+    for block, flowers in zip(blocks, engine, strict=True):
+        shown = re.findall(
+            r'data-testid="record-flowers".*?((?:<img[^>]*>)+)</span>', block, re.S
+        )
+        if flowers:
+            srcs = re.findall(r"tiles/(\w+)\.svg", shown[0])
+            assert srcs == flowers
+        else:
+            assert shown == []
+
+
 def test_file_report_once_per_player_and_hand(alice, bob, room):
     table = play_bot(alice, room, "easy")
     play_out(table, {0: alice}, seed=2)
