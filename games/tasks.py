@@ -2,7 +2,10 @@
 
 Scheduled with a countdown by games.services.notify.schedule (on commit).
 Each is safe to run twice: the services check the table's state under its
-row lock before acting.
+row lock before acting.  Their return values only help tests that call them
+directly; nothing reads them from the result backend, so none is stored
+(``ignore_result``: one Redis write less per job — a table plans one on most
+moves).
 """
 
 from celery import shared_task
@@ -10,7 +13,7 @@ from celery import shared_task
 from .services import play, tables
 
 
-@shared_task(name="games.table_deadline")
+@shared_task(name="games.table_deadline", ignore_result=True)
 def table_deadline(
     table_id: int, hand_id: int, seq: int, now: float | None = None
 ) -> bool:
@@ -21,7 +24,7 @@ def table_deadline(
     return play.do_timeout(table_id, hand_id, seq, now=now)
 
 
-@shared_task(name="games.table_auto_step")
+@shared_task(name="games.table_auto_step", ignore_result=True)
 def table_auto_step(
     table_id: int, hand_id: int, seq: int, now: float | None = None
 ) -> bool:
@@ -29,7 +32,7 @@ def table_auto_step(
     return play.do_auto_step(table_id, hand_id, seq, now=now)
 
 
-@shared_task(name="games.seat_away")
+@shared_task(name="games.seat_away", ignore_result=True)
 def seat_away(table_id: int, seat: int, hand_id: int, now: float | None = None) -> bool:
     """The disconnect grace period of ``seat`` ended: 托管 if still away.
 
@@ -38,13 +41,13 @@ def seat_away(table_id: int, seat: int, hand_id: int, now: float | None = None) 
     return play.do_seat_away(table_id, seat, hand_id, now=now)
 
 
-@shared_task(name="games.settle_timeout")
+@shared_task(name="games.settle_timeout", ignore_result=True)
 def settle_timeout(table_id: int, hand_id: int) -> bool:
     """The settlement countdown ended: return idle players to the lobby."""
     return tables.do_settle_timeout(table_id, hand_id)
 
 
-@shared_task(name="games.table_refresh")
+@shared_task(name="games.table_refresh", ignore_result=True)
 def table_refresh(table_id: int) -> None:
     """Re-render a waiting table (the bot offer appears)."""
     tables.do_table_refresh(table_id)

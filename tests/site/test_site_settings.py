@@ -149,3 +149,17 @@ def test_production_without_a_secret_key_fails_clearly():
     result = _manage("check", DJANGO_PRODUCTION="1")
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_table_jobs_store_no_results():
+    """Planned on most moves; nobody reads their results from the backend."""
+    from games import tasks
+
+    jobs = [
+        tasks.table_deadline,
+        tasks.table_auto_step,
+        tasks.seat_away,
+        tasks.settle_timeout,
+        tasks.table_refresh,
+    ]
+    assert [job.ignore_result for job in jobs] == [True] * 5
