@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from accounts.models import Profile
 
@@ -80,6 +80,11 @@ def _task_text(data: dict[str, Any], ruleset: str) -> str:
     return _("加倍后和牌")
 
 
+def _join(items: Any) -> str:
+    """Join names or choices with the language's list separator (、 / , )."""
+    return pgettext("list separator", "、").join(items)
+
+
 def _note(
     kind: str,
     data: dict[str, Any],
@@ -88,8 +93,8 @@ def _note(
 ) -> str:
     if kind == "prompt":
         phase = str(PHASE_LABELS.get(str(data.get("phase")), data.get("phase", "")))
-        who = "、".join((names or {}).get(s, str(s)) for s in data.get("seats") or ())
-        return f"{who}：{phase}" if who else phase
+        who = _join((names or {}).get(s, str(s)) for s in data.get("seats") or ())
+        return _("%(who)s：%(what)s") % {"who": who, "what": phase} if who else phase
     if kind == "draw" and data.get("replacement"):
         return _("从牌尾补")
     if kind == "pre_deal_choice":
@@ -98,7 +103,7 @@ def _note(
             parts.append(_("明牌"))
         if data.get("double"):
             parts.append(_("加倍"))
-        return "、".join(parts) or _("不选")
+        return _join(parts) or _("不选")
     if kind == "double_choice":
         return _("加倍") if data.get("double") else _("不加倍")
     if kind == "auto_play":

@@ -161,3 +161,20 @@ def test_admin_pages_list_every_model(admin_client, alice, bob, room):
     page = admin_client.get(url)
     assert page.status_code == 200 and "hand_started" in page.content.decode()
     assert Table.objects.count() == 1
+
+
+def test_record_notes_use_the_language_s_separators():
+    """Tester's report: "西窗月、Computer (Normal)：Pre-deal choice" in English."""
+    from django.utils import translation
+
+    from games.record import _note
+
+    names = {0: "东风客", 1: "Bot"}
+    prompt = {"phase": "pre_deal", "seats": [0, 1]}
+    both = {"open_hand": True, "double": True}
+    with translation.override("en"):
+        assert _note("prompt", prompt, names) == "东风客, Bot: Pre-deal choice"
+        assert _note("pre_deal_choice", both) == "Open hand, Double"
+    with translation.override(None):
+        assert _note("prompt", prompt, names) == "东风客、Bot：开局选择"
+        assert _note("pre_deal_choice", both) == "明牌、加倍"
