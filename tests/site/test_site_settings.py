@@ -47,7 +47,9 @@ def _clean_env(**overrides: str) -> dict[str, str]:
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_", "CELERY_", "MAHJONG_"))
+        if not k.startswith(
+            ("DJANGO_", "DATABASE_", "REDIS_", "CELERY_", "MAHJONG_", "CHANNEL_")
+        )
     }
     env["DJANGO_SETTINGS_MODULE"] = "mahjong_site.settings"
     env.update(overrides)
@@ -163,3 +165,21 @@ def test_table_jobs_store_no_results():
         tasks.table_refresh,
     ]
     assert [job.ignore_result for job in jobs] == [True] * 5
+
+
+def test_channel_layer_choice_between_the_two_redis_layers():
+    url = "redis://127.0.0.1:6379/9"
+    core = _probe(REDIS_URL=url)
+    pubsub = _probe(REDIS_URL=url, CHANNEL_LAYER="pubsub")
+    assert core["channel_backend"] == "channels_redis.core.RedisChannelLayer"
+    assert pubsub["channel_backend"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert pubsub["channel_hosts"] == core["channel_hosts"]
+    bad = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=_clean_env(REDIS_URL=url, CHANNEL_LAYER="carrier-pigeon"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode != 0 and "CHANNEL_LAYER" in bad.stderr
