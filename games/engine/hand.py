@@ -36,11 +36,19 @@ System.WIN_DOUBLE, below the cap): there the count is public by rule;
 elsewhere letting a win go leaves no trace in the log.  Only the record,
 after the end, shows which passes were automatic.
 
-A seat that declared 报听 is locked: the engine discards its drawn tile
-itself unless it can win, in which case it is asked (win, or discard the
-drawn tile, which counts as declining the win — 胡加倍 where the rule set
-has it) or may kong without changing its waits (seed 000:
-报听后可手动选择是否杠).  Known simplification: a 暗杠 cannot be robbed.
+A seat that declared 报听 is locked: its only move is to discard the drawn
+tile (:meth:`~.options.HandRules.locked_discard`) unless it can win, in
+which case it is asked (win, or discard the drawn tile, which counts as
+declining the win — 胡加倍 where the rule set has it) or may kong without
+changing its waits (seed 000: 报听后可手动选择是否杠).  By default the
+engine makes that forced discard itself, within the same :meth:`Hand.apply`
+(payload ``{"auto": true}``), so two locked seats play the rest of the hand
+out in one call.  With ``prompt_locked`` (:meth:`Hand.new`; recorded in the
+``hand_started`` payload so :meth:`Hand.replay` rebuilds the same hand) the
+locked seat gets an ordinary TURN prompt instead, with that discard as its
+only move besides 托管, and a timeout makes it; the live table uses this to
+pace locked play round by round (games.services.play).  Known
+simplification: a 暗杠 cannot be robbed.
 
 Round wind (seed 000 圈风 "第一圈是东风圈、第二圈是南风圈…"): see
 :func:`next_deal`.
@@ -188,6 +196,7 @@ class Hand(HandRules):
         self._action: dict[str, JSON] | None = None
         self._nested = False  # a timeout applying its default move
         self._auto_discards: list[int] = []  # locked seats to discard for
+        self.prompt_locked = False  # 报听's forced discard is prompted (new())
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -202,6 +211,7 @@ class Hand(HandRules):
         stake: int = 1,
         balances: tuple[int, int] = (DEFAULT_BALANCE, DEFAULT_BALANCE),
         wall: Sequence[int] | None = None,
+        prompt_locked: bool = False,
     ) -> Hand:
         """Start a hand; returns it with its first events in :attr:`events`.
 
@@ -216,6 +226,11 @@ class Hand(HandRules):
             wall: a stacked wall (:func:`~.wall.stacked_wall`) for tests and
                 puzzles instead of the seed's shuffle; replaying such a hand
                 needs the same ``wall``.
+            prompt_locked: a locked (报听) seat whose only move is to
+                discard its drawn tile is prompted for it (TURN, with the
+                discard timer) instead of the engine discarding at once;
+                logged as ``"prompt_locked": true`` in ``hand_started``
+                (the key is absent when off, as in older logs).
 
         Raises:
             InvalidActionError: bad dealer, wind, stake or balances.
@@ -249,21 +264,21 @@ class Hand(HandRules):
         )
         hand = cls(rs, state, rng)
         hand._now = float(now)
-        hand._emit(
-            "hand_started",
-            None,
-            {
-                "ruleset": rs.name,
-                "dealer": dealer,
-                "round_wind": str(round_wind),
-                "seat_winds": [str(hand.seat_wind(0)), str(hand.seat_wind(1))],
-                "commitment": state.commitment,
-                "stake": stake,
-                "balances": list(state.balances),
-                "wall_size": len(shuffled),
-                "systems": sorted(s.value for s in rs.systems),
-            },
-        )
+        hand.prompt_locked = bool(prompt_locked)
+        started: dict[str, JSON] = {
+            "ruleset": rs.name,
+            "dealer": dealer,
+            "round_wind": str(round_wind),
+            "seat_winds": [str(hand.seat_wind(0)), str(hand.seat_wind(1))],
+            "commitment": state.commitment,
+            "stake": stake,
+            "balances": list(state.balances),
+            "wall_size": len(shuffled),
+            "systems": sorted(s.value for s in rs.systems),
+        }
+        if hand.prompt_locked:  # absent when off: older logs replay unchanged
+            started["prompt_locked"] = True
+        hand._emit("hand_started", None, started)
         if System.OPEN_HAND in rs.systems or System.START_DOUBLE in rs.systems:
             hand._prompt(Phase.PRE_DEAL, (0, 1))
         else:
@@ -282,7 +297,8 @@ class Hand(HandRules):
     ) -> Hand:
         """Rebuild a hand from its seed and event log (or a prefix of it).
 
-        The first event gives the rule set and table; every event carrying an
+        The first event gives the rule set, table and options (``prompt_locked``
+        when present; off otherwise); every event carrying an
         ``action`` is re-applied with its ``at`` as the clock.  ``on_step``
         is called after each action with the hand and the event index.
 
@@ -303,6 +319,7 @@ class Hand(HandRules):
             stake=int(first["stake"]),
             balances=(int(first["balances"][0]), int(first["balances"][1])),
             wall=wall,
+            prompt_locked=bool(first.get("prompt_locked", False)),
         )
         if hand.state.commitment != first["commitment"]:
             raise ValueError("the seed does not match the log's commitment")
@@ -631,16 +648,20 @@ class Hand(HandRules):
         s.turn = seat
         s.phase = Phase.TURN
         s.last_discard = None
-        if s.ready[seat] and len(self._turn_options(seat)) == 1:
+        if not self.prompt_locked and self.locked_discard(seat) is not None:
             # locked, no win and no kong: the only move is the drawn tile.
             # Queued, not called: two locked seats would otherwise recurse
-            # once per draw until the wall ends.
+            # once per draw until the wall ends.  (With prompt_locked the
+            # seat is prompted for it like any turn.)
             self._auto_discards.append(seat)
             return
         self._prompt(Phase.TURN, (seat,))
 
     def _run_auto_discards(self) -> None:
-        """Discard the drawn tile for locked seats, one after another (报听)."""
+        """Discard the drawn tile for locked seats, one after another (报听).
+
+        Only without ``prompt_locked``; with it nothing is ever queued.
+        """
         while self._auto_discards:
             seat = self._auto_discards.pop(0)
             tile = self.state.drawn[seat]

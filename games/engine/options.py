@@ -226,6 +226,24 @@ class HandRules:
             out.extend(Swap(seat, seq, ALL_TILES[i]) for i in kinds)
         return out
 
+    def locked_discard(self, seat: int) -> Discard | None:
+        """报听's forced move: the drawn-tile discard, or ``None``.
+
+        Not ``None`` only on ``seat``'s turn (Phase.TURN) when it declared
+        报听 and can neither win nor kong, so discarding the drawn tile is its
+        only move (seed 000 报听: the hand is locked; 托管 aside).  The
+        returned action carries the current ``seq``.  The engine makes this
+        discard itself unless the hand has ``prompt_locked``; the live table
+        then makes it as an automated move.
+        """
+        s = self.state
+        if s.phase is not Phase.TURN or s.turn != seat or not s.ready[seat]:
+            return None
+        options = self._turn_options(seat)
+        if len(options) == 1 and isinstance(options[0], Discard):
+            return options[0]
+        return None
+
     def _ready_kongs(self, seat: int, drawn: int) -> list[Action]:
         """Kongs a locked seat may make with its drawn tile.
 

@@ -76,14 +76,24 @@ def play_hand(
     rng: random.Random,
     now: float = 0.0,
     choose: Chooser = simple_choose,
+    prompt_locked: bool = False,
 ) -> Hand:
     """Play one hand to its end and return it.
+
+    ``prompt_locked``: the hand option of the same name (:meth:`Hand.new`):
+    a locked 报听 seat is prompted for its forced discard.
 
     Raises:
         checks.InvariantError: with ``check``, a broken invariant.
         ActionError: the bot or the engine produced an illegal action (a bug).
     """
-    hand = Hand.new(ruleset, now=now, seed=seed, balances=(rng.randint(0, 3000), 2000))
+    hand = Hand.new(
+        ruleset,
+        now=now,
+        seed=seed,
+        balances=(rng.randint(0, 3000), 2000),
+        prompt_locked=prompt_locked,
+    )
     snapshots: list[tuple[int, dict[str, Any]]] = []
     clock = now
     steps = 0
@@ -124,7 +134,13 @@ def play_hand(
 
 
 def run(
-    ruleset_name: str, hands: int, seed: int, *, check: bool, bot: str = "normal"
+    ruleset_name: str,
+    hands: int,
+    seed: int,
+    *,
+    check: bool,
+    bot: str = "normal",
+    prompt_locked: bool = False,
 ) -> dict[str, Any]:
     """Play ``hands`` hands and return the summary dict printed by the CLI.
 
@@ -140,7 +156,14 @@ def run(
         hand_seed = f"{rng.getrandbits(128):032x}"
         stats.hands += 1
         try:
-            hand = play_hand(ruleset, hand_seed, check=check, rng=rng, choose=choose)
+            hand = play_hand(
+                ruleset,
+                hand_seed,
+                check=check,
+                rng=rng,
+                choose=choose,
+                prompt_locked=prompt_locked,
+            )
         except Exception as exc:  # noqa: BLE001 - counted and reported
             stats.errors += 1
             if len(stats.messages) < 5:
@@ -168,6 +191,7 @@ def run(
         "errors": stats.errors,
         "hands_per_second": round(stats.hands / elapsed, 1) if elapsed else 0,
         "check": check,
+        "prompt_locked": prompt_locked,
     }
     if stats.messages:
         out["first_errors"] = stats.messages
@@ -186,7 +210,19 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--check", action="store_true")
     sp.add_argument("--bot", default="normal", choices=["simple", *LEVELS])
+    sp.add_argument(
+        "--prompt-locked",
+        action="store_true",
+        help="prompt a locked 报听 seat for its forced discard (as the live table)",
+    )
     args = parser.parse_args(argv)
-    summary = run(args.ruleset, args.hands, args.seed, check=args.check, bot=args.bot)
+    summary = run(
+        args.ruleset,
+        args.hands,
+        args.seed,
+        check=args.check,
+        bot=args.bot,
+        prompt_locked=args.prompt_locked,
+    )
     sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     return 1 if summary["errors"] else 0

@@ -34,6 +34,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -368,6 +369,7 @@ def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
         round_wind=Tile.parse(match.round_wind),
         stake=table.room.stake,
         balances=(c0, c1),
+        prompt_locked=True,  # 报听's forced discards are paced (_run_auto)
     )
     record = HandRecord.objects.create(
         table=table,
@@ -415,37 +417,60 @@ def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
 
 # ---------------------------------------------------------------- auto moves
 def _automated_seat(table: Table, hand: Hand) -> int | None:
-    """The pending seat whose move needs no person (the bot, or 托管), if any."""
+    """The pending seat whose move needs no person, if any.
+
+    The bot, a seat in 托管, or a seat locked by 报听 whose only move is to
+    discard its drawn tile (:meth:`Hand.locked_discard`; the live table's
+    hands are dealt with ``prompt_locked``).  A locked person who can win or
+    kong is asked.
+    """
     if hand.ended:
         return None
     s = hand.state
     return next(
-        (i for i in (0, 1) if s.pending[i] and (not table.is_human(i) or s.auto[i])),
+        (
+            i
+            for i in (0, 1)
+            if s.pending[i]
+            and (
+                not table.is_human(i) or s.auto[i] or hand.locked_discard(i) is not None
+            )
+        ),
         None,
     )
 
 
-def _run_auto(table: Table, hand: Hand, now: float) -> list[Event]:
-    """Play the moves that need no human: the bot seat and seats in 托管.
+def _run_auto(
+    table: Table, hand: Hand, now: float, before: Sequence[Event] = ()
+) -> list[Event]:
+    """Play the moves that need no human (:func:`_automated_seat`).
 
-    A 托管 seat's move is chosen by :func:`_auto_move` (a bot, or the win);
-    报听 auto-discards are made by the engine itself.  Paced so people can
-    follow the play: with ``MAHJONG_AUTO_PACE`` > 0 this stops before an
-    automated move of a seat that has already discarded in this run — a full
-    round of automated play (托管 or 报听 against the bot, two seats in 托管) —
-    and :func:`_persist` schedules :func:`do_auto_step` to go on ``pace``
-    seconds later.  A bot answering a person, or 托管 answering a person's
-    discard, still moves at once.  Returns the events.
+    A locked 报听 seat with no win or kong makes its forced discard
+    (:meth:`Hand.locked_discard`, bot or person); otherwise a 托管 seat's
+    move is chosen by :func:`_auto_move` (a bot, or the win) and the bot
+    seat's by the table's bot.  Paced so people can follow the play: with
+    ``MAHJONG_AUTO_PACE`` > 0 this stops before an automated move of a seat
+    that has already discarded in this run — a full round of automated play
+    (托管 or 报听 against the bot, two seats in 托管 or 报听) — and
+    :func:`_persist` schedules :func:`do_auto_step` to go on ``pace``
+    seconds later.  ``before``: the events of this request so far (a
+    person's move or timeout); a seat that discarded there counts as having
+    discarded in this run, so a locked person's forced discard waits a pace
+    after their own.  A bot answering a person, or 托管 or 报听 answering a
+    person's discard, still moves at once.  Returns the events.
     """
     out: list[Event] = []
     paced = settings.MAHJONG_AUTO_PACE > 0
-    discarded: set[int] = set()
+    discarded = {e.seat for e in before if e.kind == "discard" and e.seat is not None}
     for _ in range(1000):
         seat = _automated_seat(table, hand)
         if seat is None or (paced and seat in discarded):
             break
-        if table.is_human(seat):
-            action: Action = _auto_move(table, hand, seat)
+        forced = hand.locked_discard(seat)
+        if forced is not None:
+            action: Action = forced
+        elif table.is_human(seat):
+            action = _auto_move(table, hand, seat)
         else:
             action = _bot_for(table).choose(hand.view(seat), hand.legal_actions(seat))
         events = hand.apply(action, now=now)
@@ -634,7 +659,7 @@ def do_apply_action(
             before = _veil_snapshot(hand, seat)
             events = hand.apply(action, now=now)
             try:
-                events += _run_auto(table, hand, now)
+                events += _run_auto(table, hand, now, events)
                 reveal = _set_veil(
                     table, hand, seat, action, before, now, kept=veil, added=len(events)
                 )
@@ -821,7 +846,7 @@ def do_timeout(
                 for seat in seats:
                     if hand.state.pending[seat] and not hand.ended:
                         events += hand.apply(Timeout(seat, hand.seq), now=now)
-                events += _run_auto(table, hand, now)
+                events += _run_auto(table, hand, now, events)
                 table.veil = None
                 _persist(table, record, hand, events, now)
             except Exception:
