@@ -41,12 +41,22 @@ def mid_hand(alice, bob, room):
     table = quick_match(bob, room)
     users = {0: table.seat0, 1: table.seat1}
     rng = random.Random(3)
-    for _ in range(12):
+    moves = hands = 0
+    while moves < 12 or table.status != "playing":
         move = next_move(table, rng)
-        assert move is not None, "the hand ended before the middle"
+        if move is None:  # the (randomly dealt) hand ended early: deal again
+            hands += 1
+            assert hands < 5 and table.status == "settling", table.status
+            for seat in (0, 1):
+                do_apply_action(table.pk, users[seat], {"action": "continue"})
+            table.refresh_from_db()
+            moves = 0
+            continue
         seat, payload = move
         payload["seq"] = table.seq
         do_apply_action(table.pk, users[seat], payload)
+        table.refresh_from_db()
+        moves += 1
     table.refresh_from_db()
     assert table.hand is not None and table.status == "playing"
     return table, users
