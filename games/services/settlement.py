@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.db.models import F
 
 from accounts.models import Profile
@@ -29,7 +30,10 @@ from .notify import schedule
 def _begin_settling(table: Table, record: HandRecord, now: float) -> None:
     from games.rules.rulesets import get as get_ruleset
 
-    seconds = get_ruleset(record.ruleset).timers.settlement
+    seconds = (
+        settings.MAHJONG_SETTLEMENT_SECONDS
+        or get_ruleset(record.ruleset).timers.settlement
+    )
     table.status = Table.Status.SETTLING
     table.deadline = None
     table.continue_votes = [] if not table.is_bot else [1]

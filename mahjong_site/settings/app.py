@@ -38,6 +38,10 @@ MAHJONG_DEFAULT_BOT_LEVEL: str = env.str("MAHJONG_DEFAULT_BOT_LEVEL", default="n
 MAHJONG_CLAIM_JITTER_MIN: float = env.float("MAHJONG_CLAIM_JITTER_MIN", default=0.4)
 MAHJONG_CLAIM_JITTER_MAX: float = env.float("MAHJONG_CLAIM_JITTER_MAX", default=1.6)
 
+#: Settlement countdown (seconds) before idle players go back to the lobby;
+#: 0 means the rule set's own timer (seed 000: 15 s).
+MAHJONG_SETTLEMENT_SECONDS: float = env.float("MAHJONG_SETTLEMENT_SECONDS", default=0)
+
 #: Seconds between rounds of automated play (托管 or 报听 against the bot, two
 #: seats in 托管), so players see each move; 0 plays them out at once.
 MAHJONG_AUTO_PACE: float = env.float("MAHJONG_AUTO_PACE", default=1.0)

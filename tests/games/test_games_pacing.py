@@ -269,3 +269,17 @@ def test_two_locked_seats_play_one_round_per_step(settings, alice, room):
             break
         do_apply_action(table.pk, alice, {"action": "leave"})
     assert locked_steps >= 3 and timed_out == 1, (locked_steps, timed_out)
+
+
+@pytest.mark.django_db
+def test_settlement_countdown_is_the_rule_sets_unless_configured(settings, alice, room):
+    settings.MAHJONG_AUTO_PACE = 0
+    for configured, expected in ((0, 15.0), (120, 120.0)):
+        settings.MAHJONG_SETTLEMENT_SECONDS = configured
+        table = _start_auto(alice, room)  # 托管 plays the hand out at once
+        assert table.status == Table.Status.SETTLING
+        ended = HandEvent.objects.get(hand_id=table.hand_id, kind="hand_ended").at
+        assert table.settle_deadline.timestamp() - ended == pytest.approx(
+            expected, abs=1
+        )
+        do_apply_action(table.pk, alice, {"action": "leave"})
