@@ -23,7 +23,10 @@
   var lastSaid = "";
   var wantFocus = null; // {tile, index} to restore after a swap
   var settleSeen = null; // the hand whose settlement panel already took focus
-  var leaving = false; // a redirect to the lobby is under way
+  var leaving = false; // a navigation away (new table, lobby) is under way
+  // htmx's HX-Redirect (分组, 回到大厅) navigates too: a frame arriving after that
+  // must not start a second navigation, which would abort the first.
+  window.addEventListener("beforeunload", function () { leaving = true; });
 
   function $(sel, ctx) { return (ctx || document).querySelector(sel); }
   function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
@@ -214,8 +217,9 @@
   }
 
   function afterFrame() {
+    if (leaving) return; // one navigation only: a second one would abort the first
     var go = $("#redirect[data-url]");
-    if (go && go.getAttribute("data-url")) { window.location.assign(go.getAttribute("data-url")); return; }
+    if (go && go.getAttribute("data-url")) { leaving = true; window.location.assign(go.getAttribute("data-url")); return; }
     // A closed table: the player's new table, or the lobby once the settlement
     // countdown has run out (the server re-sends the frame at that moment).
     var closed = $("[data-goto]");

@@ -66,13 +66,22 @@ def test_tuoguan_against_the_bot_plays_one_round_per_step(settings, alice, room)
 @pytest.mark.django_db
 def test_turning_tuoguan_off_stops_the_paced_play(settings, alice, room):
     settings.MAHJONG_AUTO_PACE = 1.0
-    for _ in range(5):  # a hand that is still running after one paced round
+    # a hand still running after one paced round, where 托管 has not declared
+    # 报听 for the player (a locked seat's forced discards go on by themselves)
+    for _ in range(10):
         table = _start_auto(alice, room)
         record = table.hand
         assert do_auto_step(table.pk, record.pk, table.seq) is True
         table.refresh_from_db()
-        if table.status == Table.Status.PLAYING:
+        if (
+            table.status == Table.Status.PLAYING
+            and not load_hand(record, seq=table.seq).state.ready[0]
+        ):
             break
+        if table.status == Table.Status.PLAYING:  # locked: let the hand run out
+            settings.MAHJONG_AUTO_PACE = 0
+            assert do_auto_step(table.pk, record.pk, table.seq) is True
+            settings.MAHJONG_AUTO_PACE = 1.0
         do_apply_action(table.pk, alice, {"action": "leave"})
     assert table.status == Table.Status.PLAYING
     do_apply_action(
