@@ -2,10 +2,9 @@
 
 Scheduled with a countdown by games.services.notify.schedule (on commit).
 Each is safe to run twice: the services check the table's state under its
-row lock before acting.  Their return values only help tests that call them
-directly; nothing reads them from the result backend, so none is stored
-(``ignore_result``: one Redis write less per job — a table plans one on most
-moves).
+row lock before acting.  Only ``table_deadline`` stores its result (the
+two-worker race test reads whether each copy acted); the others store none
+(``ignore_result``: one Redis write less per job).
 """
 
 from celery import shared_task
@@ -13,7 +12,7 @@ from celery import shared_task
 from .services import play, tables
 
 
-@shared_task(name="games.table_deadline", ignore_result=True)
+@shared_task(name="games.table_deadline")
 def table_deadline(
     table_id: int, hand_id: int, seq: int, now: float | None = None
 ) -> bool:
