@@ -440,6 +440,11 @@ def _automated_seat(table: Table, hand: Hand) -> int | None:
     )
 
 
+def _discarders(events: Sequence[Event]) -> set[int]:
+    """The seats that discarded in ``events``."""
+    return {e.seat for e in events if e.kind == "discard" and e.seat is not None}
+
+
 def _run_auto(
     table: Table, hand: Hand, now: float, before: Sequence[Event] = ()
 ) -> list[Event]:
@@ -461,7 +466,7 @@ def _run_auto(
     """
     out: list[Event] = []
     paced = settings.MAHJONG_AUTO_PACE > 0
-    discarded = {e.seat for e in before if e.kind == "discard" and e.seat is not None}
+    discarded = _discarders(before)
     for _ in range(1000):
         seat = _automated_seat(table, hand)
         if seat is None or (paced and seat in discarded):
@@ -474,9 +479,7 @@ def _run_auto(
         else:
             action = _bot_for(table).choose(hand.view(seat), hand.legal_actions(seat))
         events = hand.apply(action, now=now)
-        discarded.update(
-            e.seat for e in events if e.kind == "discard" and e.seat is not None
-        )
+        discarded |= _discarders(events)
         out += events
     return out
 
