@@ -21,6 +21,7 @@ import logging
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -87,6 +88,25 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     seat: int | None = None
     lang: str | None = None  # None: the source language (Chinese)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Call the message's handler, without Channels' per-message hop.
+
+        Channels 4.2+ runs ``close_old_connections`` on the process's one
+        sync thread before every handler (``aclose_old_connections``): a
+        thread hop per websocket message and per group message, which every
+        table of the process queues behind.  The handlers here touch the
+        database only through :func:`_pooled` (``database_sync_to_async``),
+        which closes stale connections in the thread that uses them, before
+        and after.
+
+        Raises:
+            ValueError: no handler for the message's type (as Channels).
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         user = self.scope.get("user")

@@ -103,6 +103,7 @@ from games.engine.hand import Hand
 from games.rules.rulesets import get as get_ruleset
 from games.rules.tiles import ALL_TILES, NUM_KINDS, Tile
 from games.templatetags.mj_table import bot_name
+from mahjong_site.language import pinned_language
 
 from .models import HandRecord, Table
 
@@ -733,7 +734,8 @@ def render_frame(
         template = engines["jinja2"].get_template(FRAME_TEMPLATE)
     except TemplateDoesNotExist:
         return _fallback_frame(ctx)
-    return template.render(ctx)
+    with pinned_language():  # looked up a few hundred times per frame
+        return template.render(ctx)
 
 
 def render_toast(message: str) -> str:

@@ -25,15 +25,13 @@ from typing import Any
 from django.template.defaultfilters import truncatechars
 from django.templatetags.static import static
 from django.urls import reverse
-from django.core.signals import setting_changed
-from django.dispatch import receiver
-from django.utils import translation
 from django.utils.translation import get_language, ngettext
 from jinja2 import ChainableUndefined, Environment, pass_context
 
 from accounts.data_names import data_name
 from accounts.templatetags.site_format import thousands
 from games.templatetags import mj_table
+from mahjong_site.language import cached_gettext
 
 
 def url(name: str, *args: Any, **kwargs: Any) -> str:
@@ -44,33 +42,15 @@ def url(name: str, *args: Any, **kwargs: Any) -> str:
     return reverse(name, args=args or None, kwargs=kwargs or None)
 
 
-_TRANSLATED: dict[tuple[str | None, str], str] = {}
-_TRANSLATED_MAX = 4096
-
-
 def gettext(message: str) -> str:
-    """Django's ``gettext``, remembered per (language, message).
+    """Django's ``gettext``, remembered per (language, message)
+    (:func:`mahjong_site.language.cached_gettext`).
 
     A frame asks for ~50 fixed strings; Django's own lookup (the active
-    translation, then the catalog and its fallbacks) cost about a quarter of a
-    frame's rendering.  Catalogs are loaded once per process anyway; the cache
-    is cleared when translation settings change (tests).
+    translation, then the catalog and its fallbacks) cost about a quarter of
+    a frame's rendering.
     """
-    key = (get_language(), message)
-    try:
-        return _TRANSLATED[key]
-    except KeyError:
-        pass
-    if len(_TRANSLATED) >= _TRANSLATED_MAX:
-        _TRANSLATED.clear()
-    text = _TRANSLATED[key] = translation.gettext(message)
-    return text
-
-
-@receiver(setting_changed)
-def _forget_translations(*, setting: str, **kwargs: Any) -> None:
-    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
-        _TRANSLATED.clear()
+    return cached_gettext(message)
 
 
 @pass_context

@@ -14,10 +14,11 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext as _
 
 from games.rules.errors import NotationError
+from mahjong_site.language import cached_gettext, current_language
 from games.rules.tiles import Tile
 
 register = template.Library()
@@ -37,7 +38,7 @@ def tile_name(code: str) -> str:
         tile = Tile.parse(code)
     except NotationError:
         return code
-    lang = (get_language() or "zh-hans").lower()
+    lang = (current_language() or "zh-hans").lower()
     return tile.en if lang.startswith("en") else tile.zh
 
 
@@ -57,7 +58,7 @@ def tile(code: Any, css: str = "", alt: str | None = None) -> SafeString:
     rendered for each seat after every event.
     """
     code = str(code) if code else _HIDDEN
-    return _tile_html(code, css, alt, get_language() or "")
+    return _tile_html(code, css, alt, current_language() or "")
 
 
 @lru_cache(maxsize=4096)
@@ -148,7 +149,7 @@ def fan_name(fan_id: Any, ruleset: str = "") -> str:
         fan = get_ruleset(ruleset or "erren").fan(str(fan_id))
     except (KeyError, ValueError):
         return str(fan_id)
-    lang = (get_language() or "zh-hans").lower()
+    lang = (current_language() or "zh-hans").lower()
     en = getattr(fan, "en", None)
     return str(en) if lang.startswith("en") and en else str(getattr(fan, "zh", fan_id))
 
@@ -185,7 +186,7 @@ def ruleset_name(name: Any) -> str:
         rs = get_ruleset(str(name))
     except (KeyError, ValueError):
         return str(name)
-    lang = (get_language() or "zh-hans").lower()
+    lang = (current_language() or "zh-hans").lower()
     en = getattr(rs, "en", None)
     return str(en) if lang.startswith("en") and en else str(getattr(rs, "zh", name))
 
@@ -310,7 +311,7 @@ def settle_lines(lines: Any, practice: Any = False) -> list[dict[str, Any]]:
     note}] in order. Totals shown elsewhere are left out, a zero rake too, and
     at practice tables every coin amount (游戏币, 封顶, 系统回收).
     """
-    english = (get_language() or "zh-hans").lower().startswith("en")
+    english = (current_language() or "zh-hans").lower().startswith("en")
     shown: list[dict[str, Any]] = []
     for line in lines or ():
         if not isinstance(line, Mapping):
@@ -410,17 +411,18 @@ def hand_tile(context: Any, code: Any, drawn: bool = False) -> SafeString:
     """
     code = "" if code is None else str(code)
     actions = context.get("actions") or {}
-    drawn_cls = " is-drawn" if drawn else ""
-    drawn_attr = ' data-drawn="1"' if drawn else ""
-    drawn_note = f" ({_('刚摸到')})" if drawn else ""
-    img = _tile_html(code or _HIDDEN, "", "", get_language() or "")
-    esc = conditional_escape(code)
+    lang = current_language() or ""
     if actions.get("discard") and code in (actions.get("discard_tiles") or ()):
         waits = get_item(actions.get("discard_waits"), code)
+        img = _tile_html(code or _HIDDEN, "", "", lang)
+        esc = conditional_escape(code)
+        drawn_cls = " is-drawn" if drawn else ""
+        drawn_attr = ' data-drawn="1"' if drawn else ""
+        drawn_note = f" ({cached_gettext('刚摸到')})" if drawn else ""
         ting_cls = " is-ting" if waits else ""
-        ting_note = f" ({_('打出后听牌')})" if waits else ""
+        ting_note = f" ({cached_gettext('打出后听牌')})" if waits else ""
         seq = conditional_escape(context.get("seq", ""))
-        label = _("打出%(t)s") % {"t": conditional_escape(tile_name(code))}
+        label = cached_gettext("打出%(t)s") % {"t": conditional_escape(tile_name(code))}
         return SafeString(
             f'<form class="mj-hand-form" ws-send hx-vals=\'{{"action": "discard", '
             f'"seq": {seq}, "tile": "{esc}"}}\'><button type="submit" '
@@ -430,7 +432,19 @@ def hand_tile(context: Any, code: Any, drawn: bool = False) -> SafeString:
         )
     indicators = context.get("indicators") or {}
     wild = indicators.get("wild") if isinstance(indicators, Mapping) else None
-    wild_cls = " is-wild" if code == wild else ""
+    return _still_tile(code, bool(drawn), code == wild, lang)
+
+
+@lru_cache(maxsize=1024)
+def _still_tile(code: str, drawn: bool, wild: bool, lang: str) -> SafeString:
+    """A hand tile that cannot be discarded now (memoised: most of a hand,
+    most of the time)."""
+    img = _tile_html(code or _HIDDEN, "", "", lang)
+    esc = conditional_escape(code)
+    drawn_cls = " is-drawn" if drawn else ""
+    drawn_attr = ' data-drawn="1"' if drawn else ""
+    drawn_note = f" ({cached_gettext('刚摸到')})" if drawn else ""
+    wild_cls = " is-wild" if wild else ""
     return SafeString(
         f'<button type="button" class="mj-htile{drawn_cls}{wild_cls}" '
         f'data-tile="{esc}"{drawn_attr} tabindex="-1" aria-disabled="true" '

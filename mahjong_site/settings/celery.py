@@ -23,3 +23,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Apps' tasks.py are autodiscovered; the project package is not an app.
 CELERY_IMPORTS = ["mahjong_site.tasks"]
+# Celery's Django fix-up closes the database connection before and after every
+# task unless this is set; a worker then spent about a third of its CPU
+# reconnecting (benchmarks/bench_ws.py, py-spy).  Reused for 100 tasks, then
+# closed and opened again.
+CELERY_DB_REUSE_MAX = 100

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
@@ -31,7 +31,7 @@ def test_database_is_postgresql():
 
 async def test_channel_layer_round_trip_over_redis():
     layer = get_channel_layer()
-    assert isinstance(layer, RedisChannelLayer)
+    assert isinstance(layer, RedisPubSubChannelLayer)  # the default layer
     channel = await layer.new_channel()
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "table.event", "token": token})

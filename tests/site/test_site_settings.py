@@ -101,7 +101,7 @@ def test_database_and_redis_urls_select_postgresql_and_redis():
     )
     assert probe["db_engine"] == "django.db.backends.postgresql"
     assert (probe["db_name"], probe["db_host"]) == ("mahjong", "db.internal")
-    assert probe["channel_backend"] == "channels_redis.core.RedisChannelLayer"
+    assert probe["channel_backend"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     # socket_timeout above channels-redis's 5 s blocking receive (redis-py 8)
     assert probe["channel_hosts"] == [
         {"address": "redis://cache.internal:6380/2", "socket_timeout": 30}
@@ -170,8 +170,8 @@ def test_table_jobs_store_results_only_where_read():
 
 def test_channel_layer_choice_between_the_two_redis_layers():
     url = "redis://127.0.0.1:6379/9"
-    core = _probe(REDIS_URL=url)
-    pubsub = _probe(REDIS_URL=url, CHANNEL_LAYER="pubsub")
+    pubsub = _probe(REDIS_URL=url)
+    core = _probe(REDIS_URL=url, CHANNEL_LAYER="core")
     assert core["channel_backend"] == "channels_redis.core.RedisChannelLayer"
     assert pubsub["channel_backend"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert pubsub["channel_hosts"] == core["channel_hosts"]
