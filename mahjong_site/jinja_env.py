@@ -22,16 +22,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.template.defaultfilters import truncatechars
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language, ngettext
 from jinja2 import ChainableUndefined, Environment, pass_context
+from markupsafe import Markup
 
 from accounts.data_names import data_name
 from accounts.templatetags.site_format import thousands
 from games.templatetags import mj_table
-from mahjong_site.language import cached_gettext
+from mahjong_site.language import cached_gettext, current_language
 
 
 def url(name: str, *args: Any, **kwargs: Any) -> str:
@@ -53,6 +56,42 @@ def gettext(message: str) -> str:
     return cached_gettext(message)
 
 
+_RENDERED: dict[tuple[str | None, bool, str], Any] = {}
+_RENDERED_MAX = 4096
+
+
+@pass_context
+def _newstyle_gettext(__context: Any, __string: str, **variables: Any) -> Any:
+    """``_("…")`` and ``{% trans %}`` of the Jinja2 templates (new style).
+
+    The same result as ``jinja2.ext``'s new-style gettext (the translation,
+    as ``Markup`` under autoescape, then ``% variables``, so ``%%`` is a
+    percent sign), but a call without variables is remembered per
+    (language, autoescape, message): a frame makes about fifty such calls.
+    """
+    autoescape = __context.eval_ctx.autoescape
+    if variables:
+        rv = cached_gettext(__string)
+        return (Markup(rv) if autoescape else rv) % variables
+    key = (current_language(), autoescape, __string)
+    try:
+        return _RENDERED[key]
+    except KeyError:
+        pass
+    rv = cached_gettext(__string)
+    rv = (Markup(rv) if autoescape else rv) % {}
+    if len(_RENDERED) >= _RENDERED_MAX:
+        _RENDERED.clear()
+    _RENDERED[key] = rv
+    return rv
+
+
+@receiver(setting_changed)
+def _forget_rendered(*, setting: str, **kwargs: Any) -> None:
+    if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
+        _RENDERED.clear()
+
+
 @pass_context
 def hand_tile(context: Any, code: Any, drawn: bool = False) -> Any:
     """``{{ hand_tile(t, False) }}``: :func:`games.templatetags.mj_table.hand_tile`
@@ -72,6 +111,7 @@ def environment(**options: Any) -> Environment:
         extensions.append("jinja2.ext.i18n")
     env = Environment(extensions=extensions, **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["gettext"] = _newstyle_gettext  # the same, remembered
     env.globals.update(
         url=url,
         static=static,

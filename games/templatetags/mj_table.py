@@ -14,12 +14,12 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.rules.errors import NotationError
-from mahjong_site.language import cached_gettext, current_language
 from games.rules.tiles import Tile
+from mahjong_site.language import cached_gettext, current_language
 
 register = template.Library()
 
