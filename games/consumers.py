@@ -43,9 +43,11 @@ from .services.notify import table_group
 log = logging.getLogger(__name__)
 
 FRAME_TABLE: PreparedQuery[Table] = PreparedQuery(
-    lambda pk: Table.objects.select_related("room", "hand", "match")
-    .order_by()
-    .filter(pk=pk)[:1]
+    lambda pk: (
+        Table.objects.select_related("room", "hand", "match")
+        .order_by()
+        .filter(pk=pk)[:1]
+    )
 )
 """The table with what a frame shows of it, compiled once (read per event)."""
 
