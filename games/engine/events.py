@@ -14,9 +14,30 @@ only and is never part of what a seat receives.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .actions import JSON
+
+_SEAT_SETS: dict[tuple[int, ...], frozenset[int]] = {
+    (): frozenset(),
+    (0,): frozenset({0}),
+    (1,): frozenset({1}),
+    (0, 1): frozenset({0, 1}),
+}
+
+
+def seat_set(seats: Iterable[int]) -> frozenset[int]:
+    """The shared frozenset of ``seats`` (for :attr:`Event.visible_to`).
+
+    A live process keeps every event of its hands in memory; one shared set
+    per combination instead of one per event leaves the garbage collector
+    fewer objects to walk (about a tenth of a Daphne process's tracked
+    objects were these sets).  Other seat numbers get a new frozenset.
+    """
+    key = tuple(sorted({int(s) for s in seats}))
+    found = _SEAT_SETS.get(key)
+    return found if found is not None else frozenset(key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +108,7 @@ class Event:
             seat=None if data["seat"] is None else int(data["seat"]),
             payload=dict(data["payload"]),
             public=None if data["public"] is None else dict(data["public"]),
-            visible_to=frozenset(int(s) for s in data["visible_to"]),
+            visible_to=seat_set(data["visible_to"]),  # type: ignore[arg-type]
             at=float(data["at"]),
             action=None if data.get("action") is None else dict(data["action"]),
         )

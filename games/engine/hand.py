@@ -94,7 +94,7 @@ from .errors import (
     OutOfTurnError,
     StaleActionError,
 )
-from .events import Event
+from .events import Event, seat_set
 from .options import HandRules
 from .settle import Outcome, Settlement, settle
 from .state import HandState, Phase, Task
@@ -360,7 +360,9 @@ class Hand(HandRules):
         s = self.state
         s.seq += 1
         if visible_to is None:
-            visible_to = frozenset({0, 1}) if public is None else frozenset({seat or 0})
+            visible_to = seat_set((0, 1) if public is None else (seat or 0,))
+        else:
+            visible_to = seat_set(visible_to)  # shared: fewer objects to collect
         ev = Event(
             seq=s.seq,
             kind=kind,

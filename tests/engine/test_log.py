@@ -128,3 +128,19 @@ def test_discard_is_public():
     tile = Tile(hand.state.drawn[0] or 0)
     events = hand.apply(Discard(0, hand.seq, tile), now=1.0)
     assert events[0].for_seat(1)["data"] == {"tile": str(tile), "auto": False}
+
+
+def test_event_seat_sets_are_shared_and_round_trip():
+    """visible_to sets are shared per combination (fewer objects for the GC)."""
+    from games.engine.events import seat_set
+
+    hand = play_hand(
+        get("erren"), "shared-seat-sets", check=False, rng=random.Random(5)
+    )
+    sets = {id(e.visible_to) for e in hand.events}
+    assert len(sets) <= 3  # {0, 1}, {0}, {1}
+    for ev in hand.events:
+        back = Event.from_json(json.loads(json.dumps(ev.to_json())))
+        assert back == ev and back.visible_to is ev.visible_to
+    assert seat_set([1, 0, 1]) is seat_set((0, 1))
+    assert seat_set([2]) == frozenset({2})

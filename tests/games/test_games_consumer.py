@@ -457,3 +457,13 @@ async def test_the_veiled_frame_shows_the_claim_prompt_seq_in_both_cases(setting
     assert False in seen  # the case that used to show a different seq
     for c in comms.values():
         await c.disconnect()
+
+
+async def test_dispatch_without_channels_hop_still_refuses_unknown_types():
+    """TableConsumer.dispatch calls the handler itself (no per-message hop
+    to the sync thread); an unknown message type is an error, as in Channels."""
+    from games.consumers import TableConsumer
+
+    consumer = TableConsumer()
+    with pytest.raises(ValueError, match="No handler for message type"):
+        await consumer.dispatch({"type": "table.nonsense"})
