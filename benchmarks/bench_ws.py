@@ -1,7 +1,8 @@
 """Websocket benchmark: N live tables of two bot clients against a local cluster.
 
-Starts (on loopback, and stops at the end) ``--daphnes`` Daphne processes and
-``--workers`` Celery workers on PostgreSQL + Redis, creates ``2 × N`` players
+Starts (on loopback, and stops at the end) ``--daphnes`` Daphne processes,
+``--workers`` Celery workers and (``--scheduler sweep``, the production
+default) one Celery beat on PostgreSQL + Redis, creates ``2 × N`` players
 paired at N tables, and connects every player over a real websocket — the
 two seats of a table to different Daphne processes, so every move crosses
 the Redis channel layer.  Each client plays from the frames it receives, as
@@ -65,6 +66,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--daphnes", type=int, default=4)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument(
+        "--scheduler",
+        choices=["sweep", "celery"],
+        default="sweep",
+        help="deadline timeouts: beat's sweep (production default) or one "
+        "Celery countdown job per prompt",
+    )
+    p.add_argument(
         "--database-url",
         default=os.environ.get(
             "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mahjong_bench"
@@ -94,7 +102,7 @@ def prepare(args: argparse.Namespace) -> dict[str, str]:
     env = {
         "DATABASE_URL": args.database_url,
         "REDIS_URL": args.redis_url,
-        "MAHJONG_SCHEDULER": "celery",
+        "MAHJONG_SCHEDULER": args.scheduler,
         "DJANGO_LOG_LEVEL": "WARNING",
         "DJANGO_DEBUG": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -116,9 +124,14 @@ def make_tables(n: int) -> list[tuple[int, str, str]]:
 
     from accounts.models import User
     from accounts.services import profile_create
-    from games.models import Room
+    from games.models import Room, Table
     from games.services import quick_match
 
+    # tables of earlier runs (this database is the benchmark's own) are
+    # closed, or the deadline sweep would play their hands out by timeouts
+    Table.objects.exclude(status=Table.Status.CLOSED).update(
+        status=Table.Status.CLOSED, deadline=None
+    )
     room = Room.objects.get(name="新手场")
     tag = f"{int(time.time()) % 100000:05d}"
     out = []
@@ -315,7 +328,12 @@ def main(argv: list[str] | None = None) -> int:
     from tests.games.live import Cluster
 
     tables = make_tables(args.tables)
-    cluster = Cluster(env, daphnes=args.daphnes, workers=args.workers)
+    cluster = Cluster(
+        env,
+        daphnes=args.daphnes,
+        workers=args.workers,
+        beat=args.scheduler == "sweep",
+    )
     stats = Stats()
     cpu_before: dict[str, float] = {}
     cpu_after: dict[str, float] = {}
@@ -342,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         "clients": 2 * args.tables,
         "daphnes": args.daphnes,
         "workers": args.workers,
+        "scheduler": args.scheduler,
         "seconds": round(elapsed, 1),
         "think_mean_s": args.think,
         "actions": stats.actions,

@@ -146,7 +146,11 @@ class Table(models.Model):
         verbose_name = _("牌桌")
         verbose_name_plural = _("牌桌")
         ordering = ["-id"]
-        indexes = [models.Index(fields=["room", "status", "kind"])]
+        indexes = [
+            models.Index(fields=["room", "status", "kind"]),
+            # the deadline sweep (games.services.play.sweep_deadlines)
+            models.Index(fields=["status", "deadline"], name="games_table_sweep"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_kind_display()}"

@@ -23,6 +23,13 @@ def table_deadline(
     return play.do_timeout(table_id, hand_id, seq, now=now)
 
 
+@shared_task(name="games.sweep_deadlines", ignore_result=True)
+def sweep_deadlines(now: float | None = None) -> int:
+    """Celery beat's deadline sweep (MAHJONG_SCHEDULER=sweep): apply every
+    overdue timeout; returns how many tables it acted on."""
+    return play.sweep_deadlines(now=now)
+
+
 @shared_task(name="games.table_auto_step", ignore_result=True)
 def table_auto_step(
     table_id: int, hand_id: int, seq: int, now: float | None = None

@@ -78,11 +78,18 @@ def cancel_timers() -> int:
 
 
 def scheduler_mode() -> str:
-    """How delayed jobs run here: "celery", "thread" (this process) or "none"."""
+    """How delayed jobs run here: "sweep", "celery", "thread" (this process)
+    or "none" (settings.MAHJONG_SCHEDULER; "auto" is "thread" when Celery is
+    eager, else "sweep")."""
     mode = settings.MAHJONG_SCHEDULER
     if mode == "auto":
-        return "thread" if settings.CELERY_TASK_ALWAYS_EAGER else "celery"
+        return "thread" if settings.CELERY_TASK_ALWAYS_EAGER else "sweep"
     return mode
+
+
+#: Jobs that the "sweep" mode does not schedule: the deadline sweep
+#: (games.services.play.sweep_deadlines) finds those tables itself.
+SWEPT = frozenset({"table_deadline"})
 
 
 def schedule(task_name: str, args: list[Any], *, at: float) -> None:
@@ -90,10 +97,11 @@ def schedule(task_name: str, args: list[Any], *, at: float) -> None:
 
     ``at`` is epoch seconds.  With Celery: ``apply_async(countdown=...)``;
     in the embedded default (eager Celery) a daemon timer thread of this
-    process; with ``MAHJONG_SCHEDULER=none`` nothing (tests run the task).
+    process; with ``MAHJONG_SCHEDULER=none`` nothing (tests run the task);
+    in the "sweep" mode nothing for the jobs in :data:`SWEPT`.
     """
     mode = scheduler_mode()
-    if mode == "none":
+    if mode == "none" or (mode == "sweep" and task_name in SWEPT):
         return
 
     def go() -> None:
@@ -101,7 +109,7 @@ def schedule(task_name: str, args: list[Any], *, at: float) -> None:
 
         task = getattr(tasks, task_name)
         delay = max(0.0, at - time.time())
-        if mode == "celery":
+        if mode in ("celery", "sweep"):
             task.apply_async(args=args, countdown=delay)
             return
 

@@ -71,7 +71,7 @@ from mahjong_site.prepared import PreparedQuery
 
 from ..models import HandRecord, Table
 from .hands import event_to_row, forget_hand, hand_lock, load_hand, remember_hand
-from .notify import notify_table, schedule
+from .notify import notify_table, schedule, scheduler_mode
 
 log = logging.getLogger(__name__)
 
@@ -592,7 +592,9 @@ def _persist(
 def _arm_timer(table: Table, record: HandRecord, hand: Hand, now: float) -> None:
     """Set ``table.deadline`` and make sure a timeout job will look at it.
 
-    One job per table is enough: a job that finds the table moved on re-arms
+    In the "sweep" mode (the default with a broker) the deadline on the row
+    is all: :func:`sweep_deadlines` finds it.  Otherwise one job per table is
+    enough: a job that finds the table moved on re-arms
     for the current prompt (:func:`do_timeout`).  So a new job is scheduled
     only when none is pending early enough (``timer_at`` in the future and not
     after the new deadline); a job that was lost (``timer_at`` in the past) is
@@ -609,6 +611,9 @@ def _arm_timer(table: Table, record: HandRecord, hand: Hand, now: float) -> None
 def _arm_job(
     table: Table, record: HandRecord, seq: int, deadline: float, now: float
 ) -> None:
+    if scheduler_mode() == "sweep":  # sweep_deadlines reads table.deadline
+        table.timer_at = None
+        return
     at = deadline + settings.MAHJONG_DEADLINE_SLACK
     pending = _epoch(table.timer_at)
     if pending is not None and now < pending <= at:
@@ -804,6 +809,14 @@ def _claim_prompt_seq(hand: Hand, seat: int) -> int:
 
 
 # -------------------------------------------------------------------- timers
+def _clear_deadline(table: Table) -> None:
+    """No person's prompt is open at this seq: nothing to time out (so the
+    deadline sweep stops looking at the table)."""
+    if table.deadline is not None:
+        table.deadline = None
+        table.save(update_fields=["deadline", "updated"])
+
+
 def do_timeout(
     table_id: int, hand_id: int, seq: int, *, now: float | None = None
 ) -> bool:
@@ -834,6 +847,7 @@ def do_timeout(
             hand = load_hand(record, seq=seq)
             s = hand.state
             if s.deadline is None:
+                _clear_deadline(table)
                 return False
             if now < s.deadline - 0.5:  # fired early (clock skew): try again later
                 table.timer_at = None
@@ -843,6 +857,7 @@ def do_timeout(
             now = max(now, s.deadline)
             seats = [i for i in (0, 1) if s.pending[i] and table.is_human(i)]
             if not seats:
+                _clear_deadline(table)
                 return False
             events: list[Event] = []
             try:
@@ -856,6 +871,40 @@ def do_timeout(
                 forget_hand(record.pk)
                 raise
     return True
+
+
+def sweep_deadlines(*, now: float | None = None, limit: int = 500) -> int:
+    """Apply ``timeout`` at every playing table whose deadline has passed.
+
+    The "sweep" scheduler (settings.MAHJONG_SCHEDULER): Celery beat runs
+    this every MAHJONG_SWEEP_EVERY seconds (``games.sweep_deadlines``)
+    instead of one countdown job per prompt, which cost about 0.4 Celery jobs
+    per move (benchmarks/bench_ws.py).  Reads the tables whose
+    ``deadline + MAHJONG_DEADLINE_SLACK`` is at or before ``now`` (epoch
+    seconds, default the clock), at most ``limit`` of them, the most overdue
+    first, and calls :func:`do_timeout` for each at the sequence number it
+    read: a table that moved on meanwhile, or that another sweep (another
+    worker) just handled, is left alone, so a timeout is applied once.
+    Returns how many tables it acted on.  One table's error is logged and
+    does not stop the others.
+    """
+    now = time.time() if now is None else now
+    due = (
+        Table.objects.filter(
+            status=Table.Status.PLAYING,
+            deadline__lte=_dt(now - settings.MAHJONG_DEADLINE_SLACK),
+            hand__isnull=False,
+        )
+        .order_by("deadline")
+        .values_list("pk", "hand_id", "seq")[:limit]
+    )
+    acted = 0
+    for table_id, hand_id, seq in list(due):
+        try:
+            acted += do_timeout(table_id, hand_id, seq, now=now)
+        except Exception:
+            log.exception("deadline sweep: table %s failed", table_id)
+    return acted
 
 
 def _set_auto(table: Table, seat: int, on: bool, now: float) -> bool:

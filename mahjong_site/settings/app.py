@@ -50,7 +50,19 @@ MAHJONG_AUTO_PACE: float = env.float("MAHJONG_AUTO_PACE", default=1.0)
 MAHJONG_DEADLINE_SLACK: float = env.float("MAHJONG_DEADLINE_SLACK", default=0.25)
 
 #: How delayed jobs (deadlines, settlement countdown, disconnect grace) run:
-#: "auto" (Celery with a countdown; a timer thread in the web process when
-#: Celery is eager, i.e. the embedded default), "celery", "thread" or "none"
-#: (nothing scheduled; tests call the tasks themselves).
-MAHJONG_SCHEDULER: str = env.str("MAHJONG_SCHEDULER", default="auto")
+#: "auto" ("sweep" with a Celery broker; a timer thread in the web process
+#: when Celery is eager, i.e. the embedded default), "sweep" (deadline
+#: timeouts are found by ``games.sweep_deadlines``, which Celery beat runs
+#: every MAHJONG_SWEEP_EVERY seconds; the other jobs are Celery countdown
+#: jobs), "celery" (every job, deadlines too, a Celery countdown job),
+#: "thread" or "none" (nothing scheduled; tests call the tasks themselves).
+MAHJONG_SCHEDULER: str = env.str(
+    "MAHJONG_SCHEDULER",
+    default="auto",
+    validate=lambda v: v in {"auto", "sweep", "celery", "thread", "none"},
+)
+
+#: Seconds between two deadline sweeps (Celery beat, MAHJONG_SCHEDULER=sweep):
+#: a timeout is applied at most this long (plus MAHJONG_DEADLINE_SLACK) after
+#: its deadline.
+MAHJONG_SWEEP_EVERY: float = env.float("MAHJONG_SWEEP_EVERY", default=1.0)

@@ -3,6 +3,7 @@
 Read by ``mahjong_site/celery.py`` through ``config_from_object(namespace="CELERY")``.
 """
 
+from .app import MAHJONG_SWEEP_EVERY
 from .env import REDIS_URL, env
 
 CELERY_BROKER_URL: str = REDIS_URL or "memory://"
@@ -21,6 +22,17 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Entries beat copies into its database schedule at start (django-celery-beat).
+# The deadline sweep (games.services.play.sweep_deadlines): a sweep that
+# waited in the queue longer than a few periods is dropped, the next one
+# does its work.
+CELERY_BEAT_SCHEDULE = {
+    "games-sweep-deadlines": {
+        "task": "games.sweep_deadlines",
+        "schedule": MAHJONG_SWEEP_EVERY,
+        "options": {"expires": max(5.0, 5 * MAHJONG_SWEEP_EVERY)},
+    },
+}
 # Apps' tasks.py are autodiscovered; the project package is not an app.
 CELERY_IMPORTS = ["mahjong_site.tasks"]
 # Celery's Django fix-up closes the database connection before and after every

@@ -1,8 +1,9 @@
 """A local cluster for live tests and the websocket benchmark.
 
-Starts several Daphne processes and Celery workers on loopback against a
-given PostgreSQL database and Redis, waits until they are ready, and stops
-exactly the processes it started.  Used by the ``services`` tests and by
+Starts several Daphne processes and Celery workers (and, with ``beat``, one
+Celery beat: the deadline sweep of MAHJONG_SCHEDULER=sweep) on loopback
+against a given PostgreSQL database and Redis, waits until they are ready,
+and stops exactly the processes it started.  Used by the ``services`` tests and by
 ``benchmarks/bench_ws.py``.
 """
 
@@ -43,6 +44,7 @@ class Cluster:
     env: dict[str, str]
     daphnes: int = 2
     workers: int = 2
+    beat: bool = False
     ports: list[int] = field(default_factory=list)
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
     logs: list[Path] = field(default_factory=list)
@@ -95,6 +97,20 @@ class Cluster:
                     f"live{i}-{tag}@%h",
                 ],
             )
+        if self.beat:
+            self._spawn(
+                "beat",
+                [
+                    str(BIN / "celery"),
+                    "-A",
+                    "mahjong_site",
+                    "beat",
+                    "--loglevel=INFO",
+                    "-S",
+                    "django",
+                    "--pidfile=",
+                ],
+            )
         deadline = time.time() + timeout
         for port in self.ports:
             while True:
@@ -110,11 +126,17 @@ class Cluster:
                 if time.time() > deadline:
                     raise RuntimeError(f"daphne on {port} not ready: {self.tail()}")
                 time.sleep(0.2)
-        for log in self.logs[self.daphnes :]:
+        for log in self.logs[self.daphnes : self.daphnes + self.workers]:
             while b"ready." not in log.read_bytes():
                 self._check_alive()
                 if time.time() > deadline:
                     raise RuntimeError(f"worker not ready: {self.tail()}")
+                time.sleep(0.2)
+        for log in self.logs[self.daphnes + self.workers :]:  # beat
+            while b"Starting..." not in log.read_bytes():
+                self._check_alive()
+                if time.time() > deadline:
+                    raise RuntimeError(f"beat not ready: {self.tail()}")
                 time.sleep(0.2)
         return self
 

@@ -218,3 +218,41 @@ def test_timeouts_fire_exactly_once_with_two_celery_workers(cluster):
     table.refresh_from_db()
     hand = load_hand(table.hand, seq=table.seq)
     assert hand.state.phase.value == "turn"  # dealt after the timeout
+
+
+def test_beat_sweep_times_out_an_abandoned_table_once_with_two_workers(
+    django_db_setup, django_db_blocker
+):
+    """The production scheduler: nobody connects, Celery beat's deadline
+    sweep (two workers racing on it) applies each pre-deal timeout once."""
+    a, b = make_player("sw-a"), make_player("sw-b")
+    quick_match(a, _room())
+    table = quick_match(b, _room())
+    table.refresh_from_db()
+    hand = load_hand(table.hand, seq=table.seq)
+    assert hand.state.phase.value == "pre_deal" and hand.state.pending == [True, True]
+    parts = urlsplit(os.environ["REDIS_URL"])
+    redis_url = urlunsplit(parts._replace(path=f"/{CLUSTER_REDIS_DB - 1}"))
+    redis.Redis.from_url(redis_url).flushdb()
+    env = {
+        "DATABASE_URL": _database_url(),
+        "REDIS_URL": redis_url,
+        "MAHJONG_SCHEDULER": "sweep",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+    }
+    with Cluster(env, daphnes=1, workers=2, beat=True) as cluster:
+        end = hand.state.deadline + 20
+        while time.time() < end:
+            if HandEvent.objects.filter(hand=table.hand_id, kind="timeout").count():
+                break
+            time.sleep(0.3)
+        time.sleep(2.5)  # more sweeps run; the next prompt is 15 s away
+        logs = cluster.tail(100_000)
+    timeouts = HandEvent.objects.filter(hand=table.hand_id, kind="timeout")
+    assert sorted(e.seat for e in timeouts) == [0, 1], logs[-3000:]
+    assert "games.sweep_deadlines" in logs
+    table.refresh_from_db()
+    assert table.timer_at is None
+    hand = load_hand(table.hand, seq=table.seq)
+    assert hand.state.phase.value == "turn"  # dealt after the timeouts

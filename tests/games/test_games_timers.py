@@ -501,3 +501,104 @@ def test_refusal_messages_are_short_and_carry_no_detail(table, alice, bob):
     with pytest.raises(TableError) as info:
         do_apply_action(table.pk + 999, alice, {"action": "pass", "seq": 1})
     assert refusal_message(info.value) == "牌桌不存在。"
+
+
+# ------------------------------------------------ the deadline sweep (beat)
+def test_sweep_applies_each_overdue_timeout_once_and_leaves_the_rest(
+    table, alice, bob, room, settings
+):
+    from games.services.play import sweep_deadlines
+
+    settings.MAHJONG_SCHEDULER = "sweep"
+    hand = _hand(table)
+    seq, deadline = table.seq, hand.state.deadline
+    pending = [i for i in (0, 1) if hand.state.pending[i]]
+    # a second table whose prompt is not due yet
+    from tests.games.conftest import make_player
+
+    c, d = make_player("sweep-c"), make_player("sweep-d")
+    quick_match(c, room)
+    other = quick_match(d, room)
+    other.refresh_from_db()
+    other_seq = other.seq
+    later = _hand(other).state.deadline
+    assert later is not None and later >= deadline
+    # before the deadline (+ slack): nothing
+    assert sweep_deadlines(now=deadline) == 0
+    assert sweep_deadlines(now=deadline + 0.3) == 1 + (later <= deadline + 0.05)
+    table.refresh_from_db()
+    assert table.seq > seq
+    timeouts = HandEvent.objects.filter(hand=table.hand, kind="timeout")
+    assert sorted(e.seat for e in timeouts) == pending
+    # the next prompt's deadline is on the row; the same moment finds nothing
+    assert table.deadline is not None and table.deadline.timestamp() > deadline + 1
+    assert table.timer_at is None  # no countdown job in the sweep mode
+    before = table.seq
+    assert sweep_deadlines(now=deadline + 0.3) == 0
+    table.refresh_from_db()
+    assert table.seq == before
+    other.refresh_from_db()
+    if later > deadline + 0.05:
+        assert other.seq == other_seq
+
+
+def test_sweep_drops_a_deadline_no_person_waits_for(table, settings):
+    from games.services.play import sweep_deadlines
+
+    settings.MAHJONG_SCHEDULER = "sweep"
+    deadline = _hand(table).state.deadline
+    # the row claims a deadline at a seq whose prompt is answered: a stale
+    # deadline (as left by a crash) is looked at once, then forgotten
+    Table.objects.filter(pk=table.pk).update(seq=table.seq)
+    record = table.hand
+    hand = load_hand(record, seq=table.seq)
+    hand.state.pending = [False, False]
+    assert sweep_deadlines(now=deadline + 1) == 0
+    table.refresh_from_db()
+    assert table.deadline is None
+    assert sweep_deadlines(now=deadline + 2) == 0
+
+
+def test_sweep_mode_schedules_no_deadline_jobs(table, alice, bob, settings):
+    from games.services import notify
+
+    settings.MAHJONG_SCHEDULER = "sweep"
+    sent = []
+    original = notify.schedule
+
+    def spy(task_name, args, *, at):
+        sent.append(task_name)
+        return original(task_name, args, at=at)
+
+    notify.schedule = spy
+    try:
+        import games.services.play as play
+
+        play.schedule = spy
+        seat, payload = next_move(table, __import__("random").Random(2))
+        do_apply_action(table.pk, {0: alice, 1: bob}[seat], payload)
+    finally:
+        notify.schedule = original
+        play.schedule = original
+    table.refresh_from_db()
+    assert "table_deadline" not in sent
+    assert table.deadline is not None and table.timer_at is None
+
+
+def test_auto_scheduler_is_the_sweep_with_a_broker(settings):
+    from games.services.notify import scheduler_mode
+
+    settings.MAHJONG_SCHEDULER = "auto"
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    assert scheduler_mode() == "sweep"
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    assert scheduler_mode() == "thread"
+
+
+def test_beat_schedule_runs_the_sweep_every_second(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["games-sweep-deadlines"]
+    assert entry["task"] == "games.sweep_deadlines"
+    assert entry["schedule"] == settings.MAHJONG_SWEEP_EVERY == 1.0
+    from games import tasks
+
+    assert tasks.sweep_deadlines.name == "games.sweep_deadlines"
