@@ -439,11 +439,9 @@ def hand_tile(context: Any, code: Any, drawn: bool = False) -> SafeString:
     lang = current_language() or ""
     if actions.get("discard") and code in (actions.get("discard_tiles") or ()):
         waits = get_item(actions.get("discard_waits"), code)
-        img = _tile_html(code or _HIDDEN, "", "", lang)
-        esc = conditional_escape(code)
-        drawn_cls = " is-drawn" if drawn else ""
-        drawn_attr = ' data-drawn="1"' if drawn else ""
-        drawn_note = f" ({cached_gettext('刚摸到')})" if drawn else ""
+        img, esc, drawn_cls, drawn_attr, drawn_note = _hand_tile_parts(
+            code, bool(drawn), lang
+        )
         ting_cls = " is-ting" if waits else ""
         ting_note = f" ({cached_gettext('打出后听牌')})" if waits else ""
         seq = conditional_escape(context.get("seq", ""))
@@ -460,15 +458,23 @@ def hand_tile(context: Any, code: Any, drawn: bool = False) -> SafeString:
     return _still_tile(code, bool(drawn), code == wild, lang)
 
 
+def _hand_tile_parts(code: str, drawn: bool, lang: str) -> tuple[str, ...]:
+    """(image, escaped code, drawn class, drawn attribute, drawn note) of a
+    hand tile, shared by both kinds of :func:`hand_tile`."""
+    return (
+        _tile_html(code or _HIDDEN, "", "", lang),
+        conditional_escape(code),
+        " is-drawn" if drawn else "",
+        ' data-drawn="1"' if drawn else "",
+        f" ({cached_gettext('刚摸到')})" if drawn else "",
+    )
+
+
 @lru_cache(maxsize=1024)
 def _still_tile(code: str, drawn: bool, wild: bool, lang: str) -> SafeString:
     """A hand tile that cannot be discarded now (memoised: most of a hand,
     most of the time)."""
-    img = _tile_html(code or _HIDDEN, "", "", lang)
-    esc = conditional_escape(code)
-    drawn_cls = " is-drawn" if drawn else ""
-    drawn_attr = ' data-drawn="1"' if drawn else ""
-    drawn_note = f" ({cached_gettext('刚摸到')})" if drawn else ""
+    img, esc, drawn_cls, drawn_attr, drawn_note = _hand_tile_parts(code, drawn, lang)
     wild_cls = " is-wild" if wild else ""
     return SafeString(
         f'<button type="button" class="mj-htile{drawn_cls}{wild_cls}" '
