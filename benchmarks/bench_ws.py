@@ -12,7 +12,9 @@ tile), after a think time; after a hand both send 继续.
 
 Prints one JSON line: actions, actions per second, and the latency from
 sending an action to the opponent's frame with the new sequence number
-arriving (p50/p90/p99/max, ms; actions sent in the first ``--warmup``
+arriving (a refused action, e.g. one that raced the opponent's move in the
+pre-deal phase where both seats answer, is counted under ``refusals`` and
+not timed) (p50/p90/p99/max, ms; actions sent in the first ``--warmup``
 seconds, when every table deals at once, are not measured), the server
 processes' CPU per action, frames, refusals, hands finished.
 
@@ -242,6 +244,12 @@ async def table_clients(
             if m is None:
                 if 'id="toast"' in msg:
                     stats.refusals += 1
+                    # the refused action gets no frame: stop timing it (else
+                    # the next, unrelated frame would count as its answer)
+                    for item in reversed(pending):
+                        if item[0] == 1 - seat:
+                            pending.remove(item)
+                            break
                     if len(stats.refusal_samples) < 3:
                         stats.refusal_samples.append(re.sub(r"<[^>]+>", "", msg))
                 continue
