@@ -130,6 +130,14 @@ def test_closed_table_has_one_way_back_and_no_countdown():
     # closed because the countdown ran out: the page goes to the lobby itself
     closed = panel.find_all(data_testid="table-closed")[0]
     assert closed.attrs["data-goto"] == "/lobby/"
+    # opened again long after (a bookmark, a reload the next day): no
+    # silent trip to the lobby; the result and the way back stay on screen
+    late = dict(ctx, settlement=settlement(countdown=1_700_000_000_000 - 300_000))
+    panel = render(late).find_all(data_testid="settlement")[0]
+    closed = panel.find_all(data_testid="table-closed")[0]
+    assert "data-goto" not in closed.attrs
+    assert panel.find_all(data_testid="back-to-lobby")
+    assert panel.find_all(data_testid="replay-link")
     # closed early (the opponent left): the player reads the result first
     early = dict(ctx, settlement=settlement(countdown=1_700_000_000_000 + 9000))
     closed = render(early).find_all(data_testid="table-closed")[0]
