@@ -45,17 +45,6 @@ def url(name: str, *args: Any, **kwargs: Any) -> str:
     return reverse(name, args=args or None, kwargs=kwargs or None)
 
 
-def gettext(message: str) -> str:
-    """Django's ``gettext``, remembered per (language, message)
-    (:func:`mahjong_site.language.cached_gettext`).
-
-    A frame asks for ~50 fixed strings; Django's own lookup (the active
-    translation, then the catalog and its fallbacks) cost about a quarter of
-    a frame's rendering.
-    """
-    return cached_gettext(message)
-
-
 _RENDERED: dict[tuple[str | None, bool, str], Any] = {}
 _RENDERED_MAX = 4096
 
@@ -128,8 +117,10 @@ def environment(**options: Any) -> Environment:
     if "jinja2.ext.i18n" not in extensions:
         extensions.append("jinja2.ext.i18n")
     env = Environment(extensions=extensions, **options)
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
-    env.globals["gettext"] = _newstyle_gettext  # the same, remembered
+    # ngettext (and the i18n extension's set-up) from jinja2.ext; gettext is
+    # its new-style wrapper made again with the result remembered
+    env.install_gettext_callables(cached_gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["gettext"] = _newstyle_gettext
     env.globals.update(
         url=url,
         static=static,

@@ -137,21 +137,18 @@ def pool(codes: Iterable[Any] | None, last: Any = None) -> SafeString:
     data-last="1">``.  One call per pool instead of one template call per
     tile: the pools are most of a frame's tiles.
     """
-    lang = current_language() or ""
     try:
         mark = int(last) if last is not None else -1
     except (TypeError, ValueError):
         mark = -1
-    parts = []
-    for i, c in enumerate(codes or ()):
-        code = str(c) if c else _HIDDEN
-        if i == mark:
-            parts.append('<span class="mj-lastwrap" data-last="1">')
-            parts.append(_tile_html(code, "is-last", None, lang))
-            parts.append("</span>")
-        else:
-            parts.append(_tile_html(code, "", None, lang))
-    return SafeString("".join(parts))
+    return SafeString(
+        "".join(
+            f'<span class="mj-lastwrap" data-last="1">{tile(c, "is-last")}</span>'
+            if i == mark
+            else tile(c)
+            for i, c in enumerate(codes or ())
+        )
+    )
 
 
 @register.filter

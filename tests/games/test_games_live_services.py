@@ -35,9 +35,33 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 CLUSTER_REDIS_DB = 11
 
 
-def _cluster_redis() -> str:
+def _cluster_redis(db: int = CLUSTER_REDIS_DB) -> str:
     parts = urlsplit(os.environ["REDIS_URL"])
-    return urlunsplit(parts._replace(path=f"/{CLUSTER_REDIS_DB}"))
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+def _cluster_env(scheduler: str, db: int = CLUSTER_REDIS_DB) -> dict[str, str]:
+    """A cluster's environment on Redis database ``db`` (flushed first)."""
+    redis_url = _cluster_redis(db)
+    redis.Redis.from_url(redis_url).flushdb()
+    return {
+        "DATABASE_URL": _database_url(),
+        "REDIS_URL": redis_url,
+        "MAHJONG_SCHEDULER": scheduler,
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+    }
+
+
+def _pre_deal_table(tag: str):
+    """A new table of two fresh players, both asked the pre-deal question."""
+    a, b = make_player(f"{tag}-a"), make_player(f"{tag}-b")
+    quick_match(a, _room())
+    table = quick_match(b, _room())
+    table.refresh_from_db()
+    hand = load_hand(table.hand, seq=table.seq)
+    assert hand.state.phase.value == "pre_deal" and hand.state.pending == [True, True]
+    return a, b, table, hand
 
 
 def _database_url() -> str:
@@ -50,17 +74,8 @@ def _database_url() -> str:
 
 @pytest.fixture(scope="module")
 def cluster(django_db_setup, django_db_blocker):
-    redis_url = _cluster_redis()
-    redis.Redis.from_url(redis_url).flushdb()
     with django_db_blocker.unblock():
-        db_url = _database_url()
-    env = {
-        "DATABASE_URL": db_url,
-        "REDIS_URL": redis_url,
-        "MAHJONG_SCHEDULER": "celery",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-    }
+        env = _cluster_env("celery")
     c = Cluster(env, daphnes=2, workers=2)
     c.start()
     yield c
@@ -171,13 +186,7 @@ def test_two_daphne_processes_one_player_on_each_finish_a_hand(cluster):
 
 
 def test_timeouts_fire_exactly_once_with_two_celery_workers(cluster):
-    a, b = make_player("ta"), make_player("tb")
-    quick_match(a, _room())
-    table = quick_match(b, _room())
-    table.refresh_from_db()
-    hand = load_hand(table.hand, seq=table.seq)
-    assert hand.state.phase.value == "pre_deal" and hand.state.pending == [True, True]
-
+    a, b, table, hand = _pre_deal_table("t")
     app = Celery(
         broker=_cluster_redis(), backend=_cluster_redis(), set_as_current=False
     )
@@ -225,22 +234,8 @@ def test_beat_sweep_times_out_an_abandoned_table_once_with_two_workers(
 ):
     """The production scheduler: nobody connects, Celery beat's deadline
     sweep (two workers racing on it) applies each pre-deal timeout once."""
-    a, b = make_player("sw-a"), make_player("sw-b")
-    quick_match(a, _room())
-    table = quick_match(b, _room())
-    table.refresh_from_db()
-    hand = load_hand(table.hand, seq=table.seq)
-    assert hand.state.phase.value == "pre_deal" and hand.state.pending == [True, True]
-    parts = urlsplit(os.environ["REDIS_URL"])
-    redis_url = urlunsplit(parts._replace(path=f"/{CLUSTER_REDIS_DB - 1}"))
-    redis.Redis.from_url(redis_url).flushdb()
-    env = {
-        "DATABASE_URL": _database_url(),
-        "REDIS_URL": redis_url,
-        "MAHJONG_SCHEDULER": "sweep",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-    }
+    _, _, table, hand = _pre_deal_table("sw")
+    env = _cluster_env("sweep", db=CLUSTER_REDIS_DB - 1)
     with Cluster(env, daphnes=1, workers=2, beat=True) as cluster:
         end = hand.state.deadline + 20
         while time.time() < end:
