@@ -164,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("no move in either frame:\n" + frames[0][:2000])
         as_process(seat)
         move = moves[seat]
-        timed("apply", lambda s=seat, m=move: play.do_apply_action(table.pk, users[s], m))  # noqa: E501
+        timed(
+            "apply", lambda s=seat, m=move: play.do_apply_action(table.pk, users[s], m)
+        )  # noqa: E501
         actions += 1
         frames[seat] = timed("render_actor", consumers[seat]._render_sync) or ""
         as_process(1 - seat)

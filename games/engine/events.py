@@ -108,7 +108,7 @@ class Event:
             seat=None if data["seat"] is None else int(data["seat"]),
             payload=dict(data["payload"]),
             public=None if data["public"] is None else dict(data["public"]),
-            visible_to=seat_set(data["visible_to"]),  # type: ignore[arg-type]
+            visible_to=seat_set(data["visible_to"]),
             at=float(data["at"]),
             action=None if data.get("action") is None else dict(data["action"]),
         )

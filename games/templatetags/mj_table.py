@@ -483,7 +483,9 @@ def _still_tile(code: str, drawn: bool, wild: bool, lang: str) -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def jinja_include(context: Any, name: str) -> SafeString:
-    """Insert a Jinja2 partial into a Django page: ``{% jinja_include "games/partials/status.html" %}``.
+    """Insert a Jinja2 partial into a Django page.
+
+    Usage: ``{% jinja_include "games/partials/status.html" %}``.
 
     The frame partials are Jinja2 templates (``templates/jinja2/``, the engine
     named ``jinja2``), rendered after every event by games.presenters; the

@@ -17,6 +17,11 @@ CHANNEL_LAYER: str = env.str(
     "CHANNEL_LAYER", default="pubsub", validate=lambda v: v in _LAYER_BACKENDS
 )
 
+# Prefix of the layer's Redis keys and Pub/Sub channels.  Pub/Sub channels are
+# shared by every database number of one Redis server, so two sites (or two
+# test runs) on one server need different prefixes.
+CHANNEL_LAYER_PREFIX: str = env.str("CHANNEL_LAYER_PREFIX", default="mahjong")
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -26,7 +31,7 @@ if REDIS_URL:
                 # channels-redis's blocking receive (BZPOPMIN 5 s): an idle
                 # consumer then crashed with "Timeout reading from ...".
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
-                "prefix": "mahjong",
+                "prefix": CHANNEL_LAYER_PREFIX,
             },
         }
     }

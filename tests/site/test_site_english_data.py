@@ -16,14 +16,13 @@ from django.core.management import call_command
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from test_site_jinja_i18n import _po_entries
 
 from accounts.data_names import LEVEL_NAMES, LEVEL_SCHEME_NAMES, data_name
 from accounts.models import User
 from games.data_names import ROOM_NAMES
 from games.engine.settle import NOTE_CODES
 from games.templatetags.mj_table import SETTLE_NOTES, seat_wind, settle_note
-
-from test_site_jinja_i18n import _po_entries
 
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]+")
 # The language switcher names Chinese in Chinese; the demo players' nicknames

@@ -66,9 +66,7 @@ def _jinja_msgids() -> dict[str, list[str]]:
             singulars = message if isinstance(message, tuple) else (message,)
             for text in singulars:
                 if text:
-                    found.setdefault(text, []).append(
-                        str(path.relative_to(JINJA_DIR))
-                    )
+                    found.setdefault(text, []).append(str(path.relative_to(JINJA_DIR)))
     return found
 
 
@@ -101,11 +99,13 @@ def test_jinja_templates_translate_with_djangos_catalogue():
     """Plain strings, escaped variables and plural forms, as blocktranslate did."""
     template = engines["jinja2"].from_string(
         '{{ _("对手和了") }}|{% trans t="<b>" %}对手打出{{ t }}{% endtrans %}|'
-        "{% trans n=n %}我的手牌 {{ n }} 张{% pluralize %}我的手牌 {{ n }} 张{% endtrans %}"
+        "{% trans n=n %}我的手牌 {{ n }} 张"
+        "{% pluralize %}我的手牌 {{ n }} 张{% endtrans %}"
     )
     with translation.override("en"):
         assert template.render({"n": 1}) == (
-            "Opponent wins|" + translation.gettext("对手打出%(t)s") % {"t": "&lt;b&gt;"}
+            "Opponent wins|"
+            + translation.gettext("对手打出%(t)s") % {"t": "&lt;b&gt;"}
             + "|My hand, 1 tile"
         )
         assert template.render({"n": 13}).endswith("|My hand, 13 tiles")

@@ -27,6 +27,9 @@ print(json.dumps({
     "db_host": db.get("HOST", ""),
     "channel_backend": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "channel_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+    "channel_prefix": (settings.CHANNEL_LAYERS["default"].get("CONFIG") or {}).get(
+        "prefix"
+    ),
     "celery_eager": settings.CELERY_TASK_ALWAYS_EAGER,
     "celery_broker": settings.CELERY_BROKER_URL,
     "celery_backend": settings.CELERY_RESULT_BACKEND,
@@ -175,6 +178,9 @@ def test_channel_layer_choice_between_the_two_redis_layers():
     assert core["channel_backend"] == "channels_redis.core.RedisChannelLayer"
     assert pubsub["channel_backend"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert pubsub["channel_hosts"] == core["channel_hosts"]
+    assert pubsub["channel_prefix"] == core["channel_prefix"] == "mahjong"
+    prefixed = _probe(REDIS_URL=url, CHANNEL_LAYER_PREFIX="site2")
+    assert prefixed["channel_prefix"] == "site2"
     bad = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=ROOT,

@@ -286,7 +286,8 @@ RULESET = RuleSet(
         }
     ),
     multipliers={"start_double": 2, "win_double": 2, "task_double": 2},
-    rake_percent=5,  # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
+    # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
+    rake_percent=5,
     self_drawn_factor=1,  # 游戏说明 4: 自摸不加倍
     kong_payments=False,  # 游戏说明 4: 杠牌不计分
     max_win_doubles=8,  # 胡加倍: 目前最高加倍次数为8

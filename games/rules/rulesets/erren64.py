@@ -79,7 +79,8 @@ RULESET = RuleSet(
     # seed 004 (四)加倍: "在发完牌后,庄家出牌前增加一个翻倍选择功能".
     systems=frozenset({System.DEAL_DOUBLE}),
     multipliers={"deal_double": 2},
-    rake_percent=5,  # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
+    # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
+    rake_percent=5,
     self_drawn_factor=1,  # seed 000 游戏说明 4: 自摸不加倍
     kong_payments=False,  # seed 000 游戏说明 4: 杠牌不计分
     timers=Timers(discard=15, claim=10),  # seed 000 游戏说明 3: 操作时间为10秒

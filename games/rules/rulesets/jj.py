@@ -185,7 +185,8 @@ RULESET = RuleSet(
         }
     ),
     multipliers={},
-    rake_percent=5,  # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
+    # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
+    rake_percent=5,
     self_drawn_factor=1,  # two seats: one payer
     kong_payments=False,  # seed gives kongs no payment
     timers=Timers(discard=15, claim=10),  # seed silent: the site's 15/10

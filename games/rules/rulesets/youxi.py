@@ -31,7 +31,8 @@ RULESET = RuleSet(
     claims=frozenset(Claim),  # 吃碰杠 "可以任意吃碰杠牌"; 和
     systems=frozenset({System.READY}),  # 报听: 游戏开始后任意时刻都可以选择报听
     multipliers={},
-    rake_percent=5,  # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
+    # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
+    rake_percent=5,
     self_drawn_factor=1,  # two seats: one payer
     kong_payments=False,  # the section gives kongs no payment
     # "有一家牌池占满后无人和牌，则为流局" — size not given; 54 = half of the
@@ -43,6 +44,7 @@ RULESET = RuleSet(
         "报听: 任意时刻, 之后自动摸打, 有人放炮时询问是否和牌 (no fan for it).\n"
         "流局: 一家牌池满 54 张 (our size; seed gives none) 后无人和牌, 重新发牌.\n"
         "役满 20 番 replace every other fan and stack with each other.\n"
-        "输赢: seed silent → 房间底分 × 总番, no multipliers; the site-wide 5 % rake of seed 002."
+        "输赢: seed silent → 房间底分 × 总番, no multipliers; "
+        "the site-wide 5 % rake of seed 002."
     ),
 )
