@@ -1,4 +1,8 @@
-"""Admin for moderators: users, profiles, level schemes and the inbox."""
+"""Admin for moderators: users, profiles, the ledger, level schemes and the inbox.
+
+Balances are read-only here: staff change one by adding a ledger entry (a
+correction with a reason, ``accounts.ledger.ledger_correct``).
+"""
 
 from typing import Any
 
@@ -12,8 +16,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .forms import InboxComposeForm
-from .models import Level, LevelScheme, Message, Profile, User
+from .forms import InboxComposeForm, LedgerCorrectionForm
+from .ledger import ledger_correct
+from .models import LedgerEntry, Level, LevelScheme, Message, Profile, User
 from .selectors import level_for_points
 from .services import inbox_send, level_scheme_activate
 
@@ -21,14 +26,8 @@ from .services import inbox_send, level_scheme_activate
 class ProfileInline(admin.StackedInline):
     model = Profile
     can_delete = False
-    fields = [
-        "nickname",
-        "coins",
-        "rating_points",
-        "hands_played",
-        "hands_won",
-        "is_bot",
-    ]
+    fields = ["nickname", "coins", "rating_points", "is_bot", "bot_level"]
+    readonly_fields = ["coins", "rating_points"]
 
 
 @admin.action(description=_("给所选用户发送站内信"))
@@ -102,21 +101,86 @@ class ProfileAdmin(admin.ModelAdmin):
         "coins",
         "rating_points",
         "level",
-        "hands_played",
-        "hands_won",
         "is_bot",
         "created",
     ]
     list_filter = ["is_bot", "created"]
     search_fields = ["nickname", "user__username", "user__email"]
     list_select_related = ["user"]
-    readonly_fields = ["created", "level"]
+    readonly_fields = ["coins", "rating_points", "created", "level"]
     autocomplete_fields = ["user"]
 
     @admin.display(description=_("等级"))
     def level(self, obj: Profile) -> str:
         level = level_for_points(points=obj.rating_points)
         return level.name if level else "—"
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    """The ledger, read-only; "add" posts a correction with a reason.
+
+    Entries are never changed or deleted (append-only); a wrong entry is
+    undone by a correction of the opposite amount.
+    """
+
+    list_display = [
+        "id",
+        "created",
+        "user",
+        "currency",
+        "kind",
+        "amount",
+        "balance_after",
+        "hand",
+        "reason",
+        "created_by",
+    ]
+    list_filter = ["currency", "kind", "created"]
+    search_fields = [
+        "=user__username",
+        "user__profile__nickname",
+        "reason",
+        "=hand__id",
+    ]
+    list_select_related = ["user", "created_by"]
+    raw_id_fields = ["user", "hand", "reverses"]
+    date_hierarchy = "created"
+
+    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        if obj is None:
+            return LedgerCorrectionForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return ["user", "currency", "amount", "reason"]
+        return super().get_fields(request, obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return []
+        return [f.name for f in LedgerEntry._meta.fields]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(
+        self, request: HttpRequest, obj: LedgerEntry, form: Any, change: bool
+    ) -> None:
+        if change:  # pragma: no cover - the change form has no editable field
+            return
+        entry = ledger_correct(
+            user=form.cleaned_data["user"],
+            currency=form.cleaned_data["currency"],
+            amount=form.cleaned_data["amount"],
+            reason=form.cleaned_data["reason"],
+            by=request.user,  # type: ignore[arg-type]
+        )
+        obj.pk = entry.pk
 
 
 class LevelInline(admin.TabularInline):

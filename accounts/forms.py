@@ -1,9 +1,9 @@
-"""Forms: the player's nickname and the staff's inbox message."""
+"""Forms: the player's nickname, the staff's inbox message and ledger correction."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Profile
+from .models import LedgerEntry, Profile
 from .services import nickname_taken
 
 
@@ -29,3 +29,27 @@ class InboxComposeForm(forms.Form):
 
     subject = forms.CharField(label=_("标题"), max_length=120)
     body = forms.CharField(label=_("内容"), widget=forms.Textarea(attrs={"rows": 6}))
+
+
+class LedgerCorrectionForm(forms.ModelForm):
+    """Staff: correct one balance by an amount, with a reason (a ledger entry)."""
+
+    class Meta:
+        model = LedgerEntry
+        fields = ["user", "currency", "amount", "reason"]
+        help_texts = {
+            "amount": _("正数增加，负数减少。"),
+            "reason": _("必填：为什么调整（会留在账目里）。"),
+        }
+
+    def clean_reason(self) -> str:
+        reason: str = self.cleaned_data.get("reason", "").strip()
+        if not reason:
+            raise forms.ValidationError(_("请填写调整原因。"))
+        return reason
+
+    def clean_amount(self) -> int:
+        amount: int = self.cleaned_data["amount"]
+        if not amount:
+            raise forms.ValidationError(_("调整数额不能为 0。"))
+        return amount

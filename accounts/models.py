@@ -1,4 +1,6 @@
-"""Account models: the user, their profile, level schemes and inbox messages."""
+"""Account models: the user, their profile, the ledger, level schemes, the inbox."""
+
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -20,8 +22,12 @@ class User(AbstractUser):
 class Profile(models.Model):
     """A player's public face and balances; one per user, created on user creation.
 
-    ``coins`` (游戏币) and ``rating_points`` (实力积分) are integers; later issues
-    change them only through services that lock the row.
+    ``coins`` (游戏币) and ``rating_points`` (实力积分) are integers kept equal to
+    the sum of the player's :class:`LedgerEntry` rows: only
+    :mod:`accounts.ledger` changes them, with the row locked, in the same
+    transaction as the entry.  Hand counts and ratings live in
+    ``leaderboard.PlayerStats``.  A bot's profile names its level
+    (``bot_level``: ``easy`` / ``normal`` / ``hard``), one account per level.
     """
 
     user = models.OneToOneField(
@@ -33,10 +39,11 @@ class Profile(models.Model):
     nickname = models.CharField(_("昵称"), max_length=32, db_index=True)
     coins = models.BigIntegerField(_("游戏币"), default=0)
     rating_points = models.BigIntegerField(_("实力积分"), default=0, db_index=True)
-    hands_played = models.PositiveIntegerField(_("对局数"), default=0)
-    hands_won = models.PositiveIntegerField(_("胜局数"), default=0)
     is_bot = models.BooleanField(
         _("机器人"), default=False, help_text=_("由电脑操作的账户。")
+    )
+    bot_level = models.CharField(
+        _("机器人等级"), max_length=8, blank=True, help_text=_("机器人账户的等级。")
     )
     created = models.DateTimeField(_("创建时间"), default=timezone.now)
 
@@ -56,12 +63,94 @@ class Profile(models.Model):
     def __str__(self) -> str:
         return self.nickname
 
-    @property
-    def win_rate(self) -> float | None:
-        """Hands won / hands played as a fraction in [0, 1]; None before any hand."""
-        if not self.hands_played:
-            return None
-        return self.hands_won / self.hands_played
+
+class LedgerEntry(models.Model):
+    """One movement of 游戏币 or 实力积分 for one user: append-only.
+
+    A balance is the sum of its entries (``Profile.coins`` / ``rating_points``
+    are kept equal to it by :mod:`accounts.ledger`, the only writer).  An entry
+    is never changed or deleted; a mistake is undone by a ``reversal`` entry
+    (``reverses`` points at the undone entry) or a ``correction`` with a reason.
+    ``balance_after`` is the balance right after this entry (audit trail).
+    Hand entries name their hand; each (user, currency, kind, hand) once.
+    """
+
+    class Currency(models.TextChoices):
+        COINS = "coins", _("游戏币")
+        POINTS = "points", _("实力积分")
+
+    class Kind(models.TextChoices):
+        OPENING = "opening", _("期初余额")
+        GRANT = "grant", _("起始赠送")
+        HAND = "hand", _("牌局结算")
+        RAKE = "rake", _("抽水")
+        REVERSAL = "reversal", _("冲正")
+        CORRECTION = "correction", _("人工调整")
+        RECALC = "recalc", _("重算修正")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="ledger",
+        verbose_name=_("用户"),
+    )
+    currency = models.CharField(_("币种"), max_length=8, choices=Currency.choices)
+    kind = models.CharField(_("类型"), max_length=12, choices=Kind.choices)
+    amount = models.BigIntegerField(_("变动"))
+    balance_after = models.BigIntegerField(_("变动后余额"))
+    hand = models.ForeignKey(
+        "games.HandRecord",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("牌局"),
+    )
+    reverses = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reversed_by",
+        verbose_name=_("冲正对象"),
+    )
+    reason = models.CharField(_("原因"), max_length=255, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("操作人"),
+        help_text=_("留空表示系统。"),
+    )
+    created = models.DateTimeField(_("时间"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("账目")
+        verbose_name_plural = _("账目")
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["user", "currency", "id"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "currency", "kind", "hand"],
+                condition=Q(hand__isnull=False, kind__in=["hand", "rake"]),
+                name="ledger_hand_entry_once",
+            )
+        ]
+
+    def __str__(self) -> str:
+        what = self.get_currency_display()  # type: ignore[attr-defined]
+        return f"{what} {self.amount:+d} ({self.kind})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Insert only: an existing entry is never changed (append-only ledger)."""
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValueError("ledger entries are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ValueError("ledger entries are append-only")
 
 
 class LevelScheme(models.Model):

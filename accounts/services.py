@@ -1,6 +1,7 @@
-"""Account writes: profiles, level schemes and the inbox (站内信).
+"""Account writes: profiles, bot accounts, level schemes and the inbox (站内信).
 
 Keyword-only, typed; views, admin actions, signals and commands call these.
+Balances change only through :mod:`accounts.ledger`.
 """
 
 from collections.abc import Iterable
@@ -10,15 +11,24 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from .ledger import ledger_grant
 from .models import LevelScheme, Message, Profile, User
+
+BOT_NICKNAMES = {
+    "easy": "电脑（简单）",
+    "normal": "电脑（普通）",
+    "hard": "电脑（困难）",
+}
+"""Nicknames (data) of the bot accounts, one per bot level."""
 
 
 def profile_create(*, user: User, nickname: str = "") -> Profile:
     """Create ``user``'s profile with the starting grant.
 
     Coins start at ``settings.MAHJONG_STARTING_COINS`` (游戏币) and rating points at
-    ``settings.MAHJONG_STARTING_POINTS`` (实力积分); the nickname defaults to the
-    username. Idempotent: an existing profile is returned unchanged.
+    ``settings.MAHJONG_STARTING_POINTS`` (实力积分), posted to the ledger as a
+    ``grant``; the nickname defaults to the username. Idempotent: an existing
+    profile is returned unchanged.
     """
     existing = Profile.objects.filter(user=user).first()
     if existing is not None:
@@ -27,19 +37,55 @@ def profile_create(*, user: User, nickname: str = "") -> Profile:
     for attempt in range(20):
         try:
             with transaction.atomic():
-                profile, _created = Profile.objects.get_or_create(
+                profile, created = Profile.objects.get_or_create(
                     user=user,
-                    defaults={
-                        "nickname": nickname_free(base=base, attempt=attempt),
-                        "coins": settings.MAHJONG_STARTING_COINS,
-                        "rating_points": settings.MAHJONG_STARTING_POINTS,
-                    },
+                    defaults={"nickname": nickname_free(base=base, attempt=attempt)},
                 )
+                if created:
+                    ledger_grant(
+                        user=user,
+                        coins=settings.MAHJONG_STARTING_COINS,
+                        points=settings.MAHJONG_STARTING_POINTS,
+                    )
+                    profile.refresh_from_db()
             return profile
         except IntegrityError:
             # Another sign-up took the same nickname between the check and the insert.
             continue
     raise ValueError(f"no free nickname near {base!r}")
+
+
+def bot_account(*, level: str) -> User:
+    """Return the account of the bot of ``level`` (``bot-<level>``), creating it.
+
+    Bots have accounts so their hands have rows (``games.HandSeat``) and
+    they have ratings; they never log in (unusable password) and are never
+    on the boards.  Safe under concurrent first use (the username is unique:
+    the loser of a race reads the winner's row).
+
+    Raises:
+        ValueError: an empty level.
+    """
+    if not level:
+        raise ValueError("a bot account needs a level")
+    username = f"bot-{level}"
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        try:
+            with transaction.atomic():
+                user = User(username=username, email="")
+                user.set_unusable_password()
+                user.save()
+                profile = Profile.objects.get(user=user)
+                profile.is_bot = True
+                profile.bot_level = level
+                profile.nickname = nickname_free(
+                    base=BOT_NICKNAMES.get(level, f"电脑（{level}）")
+                )
+                profile.save(update_fields=["is_bot", "bot_level", "nickname"])
+        except IntegrityError:
+            user = User.objects.get(username=username)
+    return user
 
 
 def nickname_taken(*, nickname: str, exclude_profile_id: int | None = None) -> bool:

@@ -8,6 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from leaderboard.models import OVERALL, PlayerStats
+
 from .forms import NicknameForm
 from .selectors import inbox_messages, level_progress
 from .services import inbox_mark_read, profile_create, profile_set_nickname
@@ -34,10 +36,11 @@ def profile(request: HttpRequest) -> HttpResponse:
     else:
         form = NicknameForm(instance=player_profile)
     progress = level_progress(points=player_profile.rating_points)
+    stats = PlayerStats.objects.filter(user=request.user, ruleset=OVERALL).first()
     return render(
         request,
         "accounts/profile.html",
-        {"profile": player_profile, "progress": progress, "form": form},
+        {"profile": player_profile, "progress": progress, "form": form, "stats": stats},
     )
 
 

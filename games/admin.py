@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import HandEvent, HandRecord, Match, Report, Room, Table
+from .models import HandEvent, HandRecord, HandSeat, Match, Report, Room, Table
 
 
 @admin.register(Room)
@@ -99,3 +99,37 @@ class ReportAdmin(admin.ModelAdmin):
     search_fields = ("reporter__username", "text", "=hand__id")
     raw_id_fields = ("reporter", "hand")
     date_hierarchy = "created"
+
+
+@admin.register(HandSeat)
+class HandSeatAdmin(admin.ModelAdmin):
+    """A row per player per hand, written by the settlement: read-only."""
+
+    list_display = (
+        "hand",
+        "seat",
+        "user",
+        "ruleset",
+        "result",
+        "fan",
+        "coins",
+        "points",
+        "rating_after",
+        "ending",
+        "reversed",
+        "ended",
+    )
+    list_filter = ("result", "ending", "ruleset", "practice", "reversed")
+    search_fields = ("=hand__id", "user__username", "user__profile__nickname")
+    list_select_related = ("user",)
+    raw_id_fields = ("hand", "user", "opponent")
+    date_hierarchy = "ended"
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False

@@ -366,3 +366,94 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_reason_display()} #{self.hand_id}"
+
+
+class HandSeat(models.Model):
+    """One player's part in one hand: a row per player per hand.
+
+    Written by the settlement (``games.services.settlement``) in the hand's
+    transaction, for both seats (the bot's seat too: its account is the
+    bot of that level).  Every board, statistic and player page is a query
+    over these rows, and the nightly recalculation rebuilds the stored
+    counters (``leaderboard.PlayerStats``) from them.
+
+    ``result`` is win / loss / draw (流局) / annulled (系统断线).  ``fan`` and
+    ``multiplier`` are the hand's 总番数 and 倍数 (the same for both seats;
+    0 and 1 when nobody won); ``fans`` the winner's fan ids.  ``coins`` and
+    ``points`` are what the seat's balances moved (the ledger holds the
+    entries); ``rating_*`` the overall skill rating before and after (None
+    when the hand was not rated: 流局, annulled), ``ruleset_rating_after``
+    the rating within the rule set.  ``ending`` is how the seat ended the
+    hand.  ``reversed``: a moderator undid the hand's coins and points.
+    """
+
+    class Result(models.TextChoices):
+        WIN = "win", _("胜")
+        LOSS = "loss", _("负")
+        DRAW = "draw", _("流局")
+        ANNULLED = "annulled", _("作废")
+
+    class Ending(models.TextChoices):
+        PLAYED = "played", _("打完")
+        AUTO = "auto", _("断线托管")
+        LEFT = "left", _("中途离开")
+
+    hand = models.ForeignKey(
+        HandRecord,
+        on_delete=models.CASCADE,
+        related_name="seats",
+        verbose_name=_("牌局"),
+    )
+    seat = models.PositiveSmallIntegerField(_("座位"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="hand_seats",
+        verbose_name=_("玩家"),
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("对手"),
+    )
+    ruleset = models.CharField(_("规则"), max_length=16, choices=RULESET_CHOICES)
+    stake = models.PositiveIntegerField(_("房间基数"))
+    practice = models.BooleanField(_("练习"), default=False)
+    ended = models.DateTimeField(_("结束"))
+    result = models.CharField(_("结果"), max_length=8, choices=Result.choices)
+    won = models.BooleanField(_("和牌"), default=False)
+    self_drawn = models.BooleanField(_("自摸"), default=False)
+    dealt_in = models.BooleanField(_("放炮"), default=False)
+    dealer = models.BooleanField(_("庄家"), default=False)
+    fan = models.PositiveIntegerField(_("总番数"), default=0)
+    multiplier = models.PositiveIntegerField(_("倍数"), default=1)
+    fans = models.JSONField(_("番种"), default=list, blank=True)
+    coins = models.BigIntegerField(_("游戏币变化"), default=0)
+    points = models.BigIntegerField(_("实力积分变化"), default=0)
+    rating_before = models.FloatField(_("等级分（前）"), null=True, blank=True)
+    rating_after = models.FloatField(_("等级分（后）"), null=True, blank=True)
+    deviation_after = models.FloatField(_("偏差（后）"), null=True, blank=True)
+    ruleset_rating_after = models.FloatField(_("规则等级分"), null=True, blank=True)
+    ruleset_deviation_after = models.FloatField(_("规则偏差"), null=True, blank=True)
+    ending = models.CharField(
+        _("结束方式"), max_length=8, choices=Ending.choices, default=Ending.PLAYED
+    )
+    reversed = models.BooleanField(_("已冲正"), default=False)
+
+    class Meta:
+        verbose_name = _("玩家牌局")
+        verbose_name_plural = _("玩家牌局")
+        ordering = ["-ended", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seat"], name="unique_hand_seat"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "ended"], name="handseat_user_ended"),
+            models.Index(fields=["ended"], name="handseat_ended"),
+            models.Index(fields=["ruleset", "ended"], name="handseat_ruleset_ended"),
+            models.Index(fields=["user", "opponent"], name="handseat_user_opponent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}:{self.seat} {self.result}"

@@ -1,1 +1,90 @@
-"""Leaderboard models (nightly rank snapshots arrive with the ranking issue)."""
+"""Leaderboard models: per-player counters and ratings, and dated board snapshots.
+
+:class:`PlayerStats` holds, per player and rule set (``ruleset=""``: all rule
+sets together), the counters the all-time boards sort by and the skill
+rating.  The settlement keeps them current (``games.services.settlement``,
+under the players' profile locks); the nightly recalculation
+(``leaderboard.recalc``) rebuilds the counters from ``games.HandSeat`` and
+repairs any drift.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Case, F, Value, When
+from django.db.models.functions import Cast
+from django.utils.translation import gettext_lazy as _
+
+OVERALL = ""
+"""``PlayerStats.ruleset`` of the row that sums every rule set."""
+
+
+class PlayerStats(models.Model):
+    """One player's counters and rating in one rule set (or overall, ``""``).
+
+    Hand counts include practice hands (人机练习: they move no coins or
+    points but are played and rated); annulled hands count nowhere.
+    ``points`` / ``coins`` are what the player's hands moved (the overall
+    balances, with grants and corrections, are ``Profile.rating_points`` /
+    ``coins``).  ``fan_sum`` adds the 总番数 of the player's wins (average fan
+    of wins = fan_sum / wins); ``max_fan`` is the biggest.  ``rating`` and
+    ``deviation`` are the openskill μ and σ on a Glicko-like scale
+    (``leaderboard.rating``); ``rated_hands`` counts the rated hands.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="stats",
+        verbose_name=_("玩家"),
+    )
+    ruleset = models.CharField(_("规则"), max_length=16, blank=True, default=OVERALL)
+    hands = models.PositiveIntegerField(_("对局数"), default=0)
+    wins = models.PositiveIntegerField(_("和牌数"), default=0)
+    self_drawn = models.PositiveIntegerField(_("自摸数"), default=0)
+    dealt_in = models.PositiveIntegerField(_("放炮数"), default=0)
+    draws = models.PositiveIntegerField(_("流局数"), default=0)
+    points = models.BigIntegerField(_("实力积分"), default=0)
+    coins = models.BigIntegerField(_("游戏币"), default=0)
+    fan_sum = models.BigIntegerField(_("和牌总番数"), default=0)
+    max_fan = models.PositiveIntegerField(_("最大番"), default=0)
+    rating = models.FloatField(_("等级分"), default=1500.0)
+    deviation = models.FloatField(_("偏差"), default=350.0)
+    rated_hands = models.PositiveIntegerField(_("计分局数"), default=0)
+    last_played = models.DateTimeField(_("最近对局"), null=True, blank=True)
+    win_rate = models.GeneratedField(
+        expression=Case(
+            When(hands=0, then=Value(0.0)),
+            default=Cast(F("wins"), models.FloatField())
+            / Cast(F("hands"), models.FloatField()),
+            output_field=models.FloatField(),
+        ),
+        output_field=models.FloatField(),
+        db_persist=True,
+        verbose_name=_("胜率"),
+    )
+
+    class Meta:
+        verbose_name = _("玩家统计")
+        verbose_name_plural = _("玩家统计")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "ruleset"], name="unique_stats_user_ruleset"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["ruleset", "-points"], name="stats_points"),
+            models.Index(fields=["ruleset", "-coins"], name="stats_coins"),
+            models.Index(fields=["ruleset", "-rating"], name="stats_rating"),
+            models.Index(fields=["ruleset", "-win_rate"], name="stats_winrate"),
+            models.Index(fields=["ruleset", "-max_fan"], name="stats_maxfan"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}/{self.ruleset or '*'}"
+
+    @property
+    def average_fan(self) -> float | None:
+        """Mean 总番数 of the player's wins; None before the first win."""
+        return self.fan_sum / self.wins if self.wins else None

@@ -3,9 +3,13 @@
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
 
 from accounts.models import Level, Profile
 from accounts.selectors import level_scheme_active
+
+from .models import OVERALL, PlayerStats
 
 
 @dataclass(frozen=True)
@@ -24,8 +28,11 @@ def leaderboard_page(
 
     Bots are left out. Levels come from the active scheme, loaded once per page.
     """
-    profiles = Profile.objects.filter(is_bot=False, user__is_active=True).order_by(
-        "-rating_points", "created", "id"
+    hands = PlayerStats.objects.filter(user_id=OuterRef("user_id"), ruleset=OVERALL)
+    profiles = (
+        Profile.objects.filter(is_bot=False, user__is_active=True)
+        .annotate(hands=Coalesce(Subquery(hands.values("hands")[:1]), 0))
+        .order_by("-rating_points", "created", "id")
     )
     page = Paginator(profiles, per_page).get_page(page_number)
     scheme = level_scheme_active()

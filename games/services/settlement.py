@@ -1,29 +1,46 @@
-"""Settlement of an ended hand, exactly once; annulment of a lost hand.
+"""Settlement of an ended hand, exactly once; annulment; moderator reversal.
 
 The engine's :func:`games.engine.settle.settle` computes the coins (fan ×
-房间基数 × 倍数, capped at the poorer balance — seed 002), the rake
-(``rake_percent``, seed 002: 5 %) and 实力积分.  Here the result is written:
-balances, points, hands played/won and the match record change in the
-caller's transaction, guarded by ``HandRecord.settled`` (an UPDATE … WHERE
-settled = false that only one transaction can win).
+房间基数 × 倍数, capped at the poorer balance — seed 002) and the rake
+(``rake_percent``, seed 002: 5 %); 实力积分 follow the one rule of
+:mod:`accounts.points`.  Here the result is written, in the caller's
+transaction, guarded by ``HandRecord.settled`` (an UPDATE … WHERE settled =
+false that only one transaction can win):
 
-Bot tables (人机练习) are practice: the settlement is shown and recorded but
-moves no coins, points or hand counts.
+1. both players' profiles are locked (``accounts.ledger.lock_profiles``,
+   ascending user id) — the lock every writer of balances and statistics
+   takes first;
+2. the coins and points go to the ledger (``accounts.ledger.ledger_post``:
+   the loser's ``hand`` entry, the winner's ``hand`` entry and the site's
+   ``rake`` entry on the winner), which moves the balances;
+3. a :class:`~games.models.HandSeat` row per player is written, and the
+   players' counters and skill ratings are updated
+   (``leaderboard.services.stats_record_hand``);
+4. the match record moves on.
+
+Bot tables (人机练习) are practice: the settlement is shown and recorded and
+the hand is rated (the bot has an account per level, ``bot-<level>``), but
+no coins or points move.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F
 
-from accounts.models import Profile
+from accounts.ledger import COINS, POINTS, Movement, ledger_post, lock_profiles
+from accounts.models import LedgerEntry, User
+from accounts.points import hand_points
+from accounts.services import bot_account
 from games.engine.hand import Hand, next_deal
 from games.rules.tiles import Tile
+from leaderboard.services import stats_record_hand, stats_reverse_hand
 
-from ..models import HandRecord, Table
+from ..models import HandRecord, HandSeat, Table
 from .notify import schedule
 
 
@@ -41,11 +58,150 @@ def _begin_settling(table: Table, record: HandRecord, now: float) -> None:
     schedule("settle_timeout", [table.pk, record.pk], at=now + seconds)
 
 
-def settle_hand(*, table: Table, record: HandRecord, hand: Hand, now: float) -> bool:
-    """Write ``hand``'s settlement into balances and the match, exactly once.
+def seat_users(*, table: Table, record: HandRecord) -> list[int]:
+    """The user id on each seat of ``record``: the bot's account for a bot seat.
 
-    Call inside the transaction that holds ``table``'s lock.  Returns False
-    (and changes nothing) if the hand was settled already.
+    Raises:
+        ValueError: a human seat is empty.
+    """
+    users = [record.seat0_id, record.seat1_id]
+    for seat in (0, 1):
+        if users[seat] is None:
+            if table.is_human(seat):
+                raise ValueError(f"hand {record.pk} has nobody on seat {seat}")
+            users[seat] = bot_account(level=table.bot_level or "normal").pk
+    return [int(u) for u in users if u is not None]
+
+
+def _endings(table: Table, hand: Hand, left: Sequence[int]) -> list[str]:
+    """How each seat ended the hand: left, 托管 after a disconnect, or played."""
+    away = list(table.away_since or []) + [None, None]
+    auto = list(hand.state.auto)
+    out = []
+    for seat in (0, 1):
+        if seat in left:
+            out.append(HandSeat.Ending.LEFT)
+        elif table.is_human(seat) and away[seat] is not None and auto[seat]:
+            out.append(HandSeat.Ending.AUTO)
+        else:
+            out.append(HandSeat.Ending.PLAYED)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What a settled hand decided, as the books need it.
+
+    ``winner`` is None for 流局; ``fan`` / ``multiplier`` are the
+    settlement's 总番数 and 倍数; ``coins`` what the loser pays and ``rake``
+    the site's share of it (the winner gets ``coins - rake``, seed 002);
+    ``fans`` the winner's counted fan ids; ``dealer`` the dealer's seat.
+    """
+
+    winner: int | None
+    self_drawn: bool = False
+    fan: int = 0
+    multiplier: int = 1
+    coins: int = 0
+    rake: int = 0
+    fans: tuple[str, ...] = ()
+    dealer: int = 0
+
+
+def book_hand(
+    *,
+    record: HandRecord,
+    users: Sequence[int],
+    result: HandResult,
+    endings: Sequence[str] = (HandSeat.Ending.PLAYED, HandSeat.Ending.PLAYED),
+) -> list[HandSeat]:
+    """Book a settled hand: ledger entries, HandSeat rows, counters, ratings.
+
+    ``record`` is the ended hand (its ``ended``, ``ruleset``, ``stake`` and
+    ``practice`` are read), ``users`` the user id on each seat.  Locks both
+    profiles first (ascending id).  Practice hands post nothing to the
+    ledger.  Points follow :func:`accounts.points.hand_points`.  Call inside
+    a transaction; :func:`settle_hand` calls it exactly once per hand.
+    Returns the two rows, seat 0 first.
+    """
+    assert record.ended is not None
+    locked = lock_profiles(user_ids=users)
+    w = result.winner
+    points = [
+        hand_points(
+            won=w == seat,
+            fan=result.fan,
+            multiplier=result.multiplier,
+            practice=record.practice,
+        )
+        for seat in (0, 1)
+    ]
+    coins = [0, 0]
+    if w is not None and not record.practice:
+        coins[w], coins[1 - w] = result.coins - result.rake, -result.coins
+        lo = 1 - w
+        hand_kind, rake_kind = LedgerEntry.Kind.HAND, LedgerEntry.Kind.RAKE
+        ledger_post(
+            movements=[
+                Movement(users[lo], COINS, -result.coins, hand_kind, record.pk),
+                Movement(users[w], COINS, result.coins, hand_kind, record.pk),
+                Movement(users[w], COINS, -result.rake, rake_kind, record.pk),
+                Movement(users[w], POINTS, points[w], hand_kind, record.pk),
+                Movement(users[lo], POINTS, points[lo], hand_kind, record.pk),
+            ],
+            locked=locked,
+            now=record.ended,
+        )
+    seats = []
+    for seat in (0, 1):
+        won = w == seat
+        seats.append(
+            HandSeat(
+                hand=record,
+                seat=seat,
+                user_id=users[seat],
+                opponent_id=users[1 - seat],
+                ruleset=record.ruleset,
+                stake=record.stake,
+                practice=record.practice,
+                ended=record.ended,
+                result=(
+                    HandSeat.Result.DRAW
+                    if w is None
+                    else HandSeat.Result.WIN
+                    if won
+                    else HandSeat.Result.LOSS
+                ),
+                won=won,
+                self_drawn=won and result.self_drawn,
+                dealt_in=w is not None and not won and not result.self_drawn,
+                dealer=result.dealer == seat,
+                fan=result.fan if w is not None else 0,
+                multiplier=result.multiplier if w is not None else 1,
+                fans=list(result.fans) if won else [],
+                coins=coins[seat],
+                points=points[seat],
+                ending=endings[seat],
+            )
+        )
+    stats_record_hand(seats=seats)
+    HandSeat.objects.bulk_create(seats)
+    return seats
+
+
+def settle_hand(
+    *,
+    table: Table,
+    record: HandRecord,
+    hand: Hand,
+    now: float,
+    left: Sequence[int] = (),
+) -> bool:
+    """Write ``hand``'s settlement: ledger, balances, HandSeat rows, stats, match.
+
+    Exactly once.  Call inside the transaction that holds ``table``'s lock.
+    ``left`` lists seats whose player left during the hand (their rows say
+    so).  Returns False (and changes nothing) if the hand was settled already.
 
     Raises:
         ValueError: the hand has not ended.
@@ -58,27 +214,44 @@ def settle_hand(*, table: Table, record: HandRecord, hand: Hand, now: float) -> 
     st = hand.settlement
     result: dict[str, Any] = dict(hand.state.result or {})
     result["hands"] = [[str(t) for t in hand.tiles_of(i)] for i in (0, 1)]
+    settlement = st.to_json()
+    # the points applied (accounts.points: the one rule), as the panel shows them
+    settlement["skill"] = [
+        hand_points(
+            won=st.winner == seat,
+            fan=st.fan,
+            multiplier=st.multiplier,
+            practice=record.practice,
+        )
+        for seat in (0, 1)
+    ]
     record.settled = True
     record.status = HandRecord.Status.ENDED
     record.seed = hand.state.seed
     record.result = result
-    record.settlement = st.to_json()
+    record.settlement = settlement
     record.ended = datetime.fromtimestamp(now, tz=UTC)
     record.save(update_fields=["status", "seed", "result", "settlement", "ended"])
 
-    users = [record.seat0_id, record.seat1_id]
-    if not record.practice:
-        ids = sorted(u for u in users if u is not None)
-        list(Profile.objects.select_for_update().filter(user_id__in=ids))
-        for seat, user_id in enumerate(users):
-            if user_id is None:
-                continue
-            Profile.objects.filter(user_id=user_id).update(
-                coins=F("coins") + st.deltas[seat],
-                rating_points=F("rating_points") + st.skill[seat],
-                hands_played=F("hands_played") + 1,
-                hands_won=F("hands_won") + (1 if st.winner == seat else 0),
-            )
+    book_hand(
+        record=record,
+        users=seat_users(table=table, record=record),
+        result=HandResult(
+            winner=st.winner,
+            self_drawn=bool(result.get("self_drawn")),
+            fan=st.fan,
+            multiplier=st.multiplier,
+            coins=st.coins,
+            rake=st.rake,
+            fans=tuple(
+                str(f.get("id"))
+                for f in result.get("fans", [])
+                if f.get("counted", True) and f.get("id")
+            ),
+            dealer=hand.state.dealer,
+        ),
+        endings=_endings(table, hand, left),
+    )
 
     match = table.match
     if match is not None:
@@ -147,6 +320,54 @@ def annul_hand(*, table: Table, record: HandRecord, now: float, reason: str) -> 
     record.save(
         update_fields=["status", "seed", "result", "settlement", "ended", "settled"]
     )
+    users = seat_users(table=table, record=record)
+    HandSeat.objects.bulk_create(
+        HandSeat(
+            hand=record,
+            seat=seat,
+            user_id=users[seat],
+            opponent_id=users[1 - seat],
+            ruleset=record.ruleset,
+            stake=record.stake,
+            practice=record.practice,
+            ended=record.ended,
+            result=HandSeat.Result.ANNULLED,
+        )
+        for seat in (0, 1)
+    )
+    # Nothing was paid during the hand; should a later version take stakes
+    # up front, they go back here: ledger_reverse_hand(hand_id=record.pk, ...)
     table.veil = None
     _begin_settling(table, record, now)
     table.save()
+
+
+def hand_reverse(*, hand_id: int, reason: str, by: User | None) -> int:
+    """Undo a settled hand's coins and points (moderation), once.
+
+    Posts ``reversal`` ledger entries for every coin and point entry of the
+    hand (balances move back, ``accounts.ledger.ledger_reverse_hand``), marks
+    its :class:`~games.models.HandSeat` rows ``reversed`` and takes them out
+    of the players' coin and point counters.  Hand counts and ratings stay.
+    Returns how many ledger entries were reversed (0 the second time).
+
+    Raises:
+        ValueError: a blank reason, or the hand has no seats (never settled).
+    """
+    from django.db import transaction
+
+    from accounts.ledger import ledger_reverse_hand
+
+    with transaction.atomic():
+        seats = list(HandSeat.objects.filter(hand_id=hand_id).order_by("seat"))
+        if not seats:
+            raise ValueError(f"hand {hand_id} was not settled")
+        lock_profiles(user_ids=[s.user_id for s in seats])
+        seats = list(
+            HandSeat.objects.filter(hand_id=hand_id, reversed=False).order_by("seat")
+        )
+        entries = ledger_reverse_hand(hand_id=hand_id, reason=reason, by=by)
+        if seats:
+            HandSeat.objects.filter(pk__in=[s.pk for s in seats]).update(reversed=True)
+            stats_reverse_hand(seats=seats)
+    return len(entries)

@@ -1,5 +1,8 @@
 import pytest
 
+# the live-table fixtures: players, rooms, no scheduler threads
+from tests.games.conftest import _no_scheduler, alice, bob, room  # noqa: F401
+
 
 @pytest.fixture(autouse=True)
 def _fast_accounts_settings(settings):

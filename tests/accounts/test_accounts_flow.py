@@ -38,7 +38,10 @@ def test_sign_up_log_in_profile_inbox_log_out(client, settings):
     assert profile.coins == 12_345
     assert profile.rating_points == 0
     assert profile.nickname == "xiaoming"
-    assert (profile.hands_played, profile.hands_won) == (0, 0)
+    # the starting grant is a ledger entry: the balance is the ledger's sum
+    grant = user.ledger.get(currency="coins")
+    assert (grant.kind, grant.amount, grant.balance_after) == ("grant", 12_345, 12_345)
+    assert not user.ledger.filter(currency="points").exists()  # 0 points: no entry
 
     # Sign-up logs the player in and sends the welcome message.
     home = client.get(reverse("home")).content.decode()

@@ -16,11 +16,20 @@ def test_seed_demo_is_idempotent_and_its_logins_work(client):
     call_command("seed_demo", stdout=first)
     call_command("seed_demo", stdout=StringIO())
 
-    assert User.objects.count() == 3
-    assert Profile.objects.filter(is_bot=True).count() == 1
-    bot = User.objects.get(username="bot")
+    assert User.objects.count() == 5
+    assert Profile.objects.filter(is_bot=True).count() == 3
+    bot = User.objects.get(username="bot-normal")
     assert not bot.has_usable_password()
-    assert bot.profile.is_bot
+    assert bot.profile.is_bot and bot.profile.bot_level == "normal"
+    assert bot.profile.nickname == "电脑（普通）"
+    demo1 = User.objects.get(username="demo1").profile
+    assert demo1.rating_points == 1600  # through the ledger: balance == entries
+    assert (
+        sum(
+            demo1.user.ledger.filter(currency="points").values_list("amount", flat=True)
+        )
+        == 1600
+    )
     assert User.objects.get(username="demo1").inbox_messages.count() == 1
 
     out = first.getvalue()

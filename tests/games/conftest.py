@@ -25,9 +25,15 @@ def _no_scheduler(settings):
 
 
 def make_player(name: str, coins: int = 10_000) -> User:
+    from accounts.ledger import COINS, ledger_correct
+
     user = User.objects.create_user(name, f"{name}@example.com", "pw-123456-x")
-    user.profile.coins = coins
-    user.profile.save(update_fields=["coins"])
+    start = user.profile.coins
+    if coins != start:  # through the ledger, so balances stay its sum
+        ledger_correct(
+            user=user, currency=COINS, amount=coins - start, reason="test", by=None
+        )
+        user.profile.refresh_from_db()
     return user
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from accounts.models import Profile
-from games.models import HandEvent, HandRecord, Table
+from games.models import HandEvent, HandRecord, HandSeat, Table
 from games.services import (
     TableError,
     continue_match,
@@ -13,6 +13,7 @@ from games.services import (
     quick_match,
     regroup,
 )
+from leaderboard.models import PlayerStats
 from tests.games.conftest import make_player
 from tests.games.driver import play_out
 
@@ -63,7 +64,13 @@ def test_bot_table_plays_a_whole_hand_without_moving_coins(alice, room):
     assert record.practice and record.seed
     assert table.status == Table.Status.SETTLING
     profile = Profile.objects.get(user=alice)
-    assert profile.coins == 10_000 and profile.hands_played == 0
+    # practice: no coins or points move, but the hand is a row per player
+    # (the bot's account too) and counts in the statistics
+    assert profile.coins == 10_000 and profile.rating_points == 0
+    seats = HandSeat.objects.filter(hand=record).order_by("seat")
+    assert [s.user.username for s in seats] == [alice.username, "bot-easy"]
+    assert all(s.practice and s.coins == 0 and s.points == 0 for s in seats)
+    assert PlayerStats.objects.get(user=alice, ruleset="").hands == 1
     # the log replays to the same end
     from games.services.hands import rebuild_hand
 
@@ -85,9 +92,10 @@ def test_two_players_finish_a_hand_and_settle_exactly_once(alice, bob, room):
     p0, p1 = (Profile.objects.get(user=u) for u in (alice, bob))
     assert (p0.coins - 10_000, p1.coins - 10_000) == tuple(st["deltas"])
     assert (p0.rating_points, p1.rating_points) == tuple(st["skill"])
-    assert p0.hands_played == p1.hands_played == 1
+    s0, s1 = (PlayerStats.objects.get(user=u, ruleset="") for u in (alice, bob))
+    assert s0.hands == s1.hands == 1
     winner = st["winner"]
-    assert p0.hands_won + p1.hands_won == (0 if winner is None else 1)
+    assert s0.wins + s1.wins == (0 if winner is None else 1)
     if winner is not None:
         # conservation: winner's gain + rake = loser's loss
         from games.rules.rulesets import get
@@ -102,8 +110,9 @@ def test_two_players_finish_a_hand_and_settle_exactly_once(alice, bob, room):
 
     hand = rebuild_hand(record)
     assert settle_hand(table=table, record=record, hand=hand, now=0.0) is False
-    p0.refresh_from_db()
-    assert p0.hands_played == 1
+    s0.refresh_from_db()
+    assert s0.hands == 1
+    assert HandSeat.objects.filter(hand=record).count() == 2
     match = table.match
     match.refresh_from_db()
     assert match.hands_played == 1

@@ -1,4 +1,4 @@
-"""Create the demo accounts (idempotent) and print how to log in."""
+"""Create the demo accounts and the bot accounts (idempotent); print logins."""
 
 from typing import Any
 
@@ -6,15 +6,15 @@ from allauth.account.models import EmailAddress
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from accounts.models import Message, User
-from accounts.services import inbox_send, profile_create
+from accounts.ledger import POINTS, Movement, ledger_post
+from accounts.models import LedgerEntry, Message, User
+from accounts.services import BOT_NICKNAMES, bot_account, inbox_send, profile_create
 
 # (username, e-mail, password, nickname, 实力积分); demo data only.
 DEMO_PLAYERS = [
     ("demo1", "demo1@example.com", "mahjong-demo-1", "东风客", 1600),
     ("demo2", "demo2@example.com", "mahjong-demo-2", "西窗月", 450),
 ]
-BOT = ("bot", "bot@example.com", "电脑（普通）")
 
 # The demo accounts' welcome message.  A message is stored text, read in the
 # language it was written in (a real sign-up's welcome is written in the
@@ -30,7 +30,7 @@ DEMO_BODY = (
 
 
 class Command(BaseCommand):
-    help = "Create two demo players and a bot account (idempotent); print logins."
+    help = "Create two demo players and the bot accounts (idempotent); print logins."
 
     def handle(self, *args: Any, **options: Any) -> None:
         with transaction.atomic():
@@ -40,25 +40,31 @@ class Command(BaseCommand):
                 user.save()
                 profile = profile_create(user=user)
                 profile.nickname = nickname
-                profile.rating_points = max(profile.rating_points, points)
-                profile.save(update_fields=["nickname", "rating_points"])
+                profile.save(update_fields=["nickname"])
+                if profile.rating_points < points:  # demo points, through the ledger
+                    ledger_post(
+                        movements=[
+                            Movement(
+                                user.pk,
+                                POINTS,
+                                points - profile.rating_points,
+                                LedgerEntry.Kind.GRANT,
+                                reason="demo data",
+                            )
+                        ]
+                    )
                 if not Message.objects.filter(recipient=user).exists():
                     inbox_send(recipient=user, subject=DEMO_SUBJECT, body=DEMO_BODY)
-            username, email, nickname = BOT
-            bot = self._user(username, email)
-            bot.set_unusable_password()  # the bot plays through the server only
-            bot.save()
-            profile = profile_create(user=bot)
-            profile.nickname = nickname
-            profile.is_bot = True
-            profile.save(update_fields=["nickname", "is_bot"])
+            for level in BOT_NICKNAMES:
+                bot_account(level=level)  # the bots play through the server only
 
         self.stdout.write(self.style.SUCCESS("Demo accounts ready (演示账户):"))
         for username, email, password, nickname, _points in DEMO_PLAYERS:
             self.stdout.write(
                 f"  login {username} or {email}  password {password}  ({nickname})"
             )
-        self.stdout.write(f"  bot account: {BOT[0]} ({BOT[2]}), no password login")
+        bots = ", ".join(f"bot-{lv} ({n})" for lv, n in BOT_NICKNAMES.items())
+        self.stdout.write(f"  bot accounts: {bots}, no password login")
 
     def _user(self, username: str, email: str) -> User:
         user, _created = User.objects.get_or_create(

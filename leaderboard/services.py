@@ -1,0 +1,116 @@
+"""Leaderboard writes: per-player counters and ratings after each hand.
+
+Called by the settlement (``games.services.settlement``) inside the hand's
+transaction, after it has locked both players' profiles
+(``accounts.ledger.lock_profiles``): that lock serialises every writer of a
+player's statistics (other tables, the nightly recalculation), so the
+read-modify-write of the ratings below cannot lose an update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from django.db.models import F
+from django.db.models.functions import Greatest
+
+from .models import OVERALL, PlayerStats
+from .rating import Rating, rate_hand
+
+if TYPE_CHECKING:
+    from games.models import HandSeat
+
+
+def _stats_rows(
+    user_ids: Sequence[int], ruleset: str
+) -> dict[tuple[int, str], PlayerStats]:
+    keys = {(u, r) for u in user_ids for r in (OVERALL, ruleset)}
+    rows = {
+        (s.user_id, s.ruleset): s
+        for s in PlayerStats.objects.filter(
+            user_id__in=list(user_ids), ruleset__in=[OVERALL, ruleset]
+        )
+    }
+    missing = [
+        PlayerStats(user_id=u, ruleset=r) for (u, r) in keys if (u, r) not in rows
+    ]
+    if missing:
+        PlayerStats.objects.bulk_create(missing)
+        for s in missing:
+            rows[(s.user_id, s.ruleset)] = s
+    return rows
+
+
+def stats_record_hand(*, seats: Sequence[HandSeat]) -> None:
+    """Rate the hand and add it to both players' counters (overall and rule set).
+
+    ``seats`` are the hand's two unsaved :class:`~games.models.HandSeat`
+    rows, seat 0 first; their ``rating_*`` fields are filled in here (the
+    caller saves them).  Annulled hands change nothing.  A rated hand
+    (someone won) updates the overall rating and the rule set's rating
+    (``leaderboard.rating.rate_hand``); 流局 is counted but not rated.
+
+    Call with both profiles locked, inside the settlement's transaction.
+    """
+    from games.models import HandSeat
+
+    if len(seats) != 2 or seats[0].result == HandSeat.Result.ANNULLED:
+        return
+    ruleset = seats[0].ruleset
+    user_ids = [s.user_id for s in seats]
+    rows = _stats_rows(user_ids, ruleset)
+    winner = next((s.seat for s in seats if s.won), None)
+    for scope in (OVERALL, ruleset):
+        before = tuple(
+            Rating(rows[(u, scope)].rating, rows[(u, scope)].deviation)
+            for u in user_ids
+        )
+        after = rate_hand(ratings=(before[0], before[1]), winner=winner)
+        for i, seat in enumerate(seats):
+            if after is None:
+                continue
+            if scope == OVERALL:
+                seat.rating_before = before[i].mu
+                seat.rating_after = after[i].mu
+                seat.deviation_after = after[i].sigma
+            else:
+                seat.ruleset_rating_after = after[i].mu
+                seat.ruleset_deviation_after = after[i].sigma
+            rows[(seat.user_id, scope)].rating = after[i].mu
+            rows[(seat.user_id, scope)].deviation = after[i].sigma
+    for seat in seats:
+        for scope in (OVERALL, ruleset):
+            row = rows[(seat.user_id, scope)]
+            changes = {
+                "hands": F("hands") + 1,
+                "wins": F("wins") + int(seat.won),
+                "self_drawn": F("self_drawn") + int(seat.self_drawn),
+                "dealt_in": F("dealt_in") + int(seat.dealt_in),
+                "draws": F("draws") + int(seat.result == HandSeat.Result.DRAW),
+                "points": F("points") + seat.points,
+                "coins": F("coins") + seat.coins,
+                "fan_sum": F("fan_sum") + (seat.fan if seat.won else 0),
+                "max_fan": Greatest(F("max_fan"), seat.fan if seat.won else 0),
+                "last_played": seat.ended,
+            }
+            if winner is not None:
+                changes.update(
+                    rating=row.rating,
+                    deviation=row.deviation,
+                    rated_hands=F("rated_hands") + 1,
+                )
+            PlayerStats.objects.filter(pk=row.pk).update(**changes)
+
+
+def stats_reverse_hand(*, seats: Sequence[HandSeat]) -> None:
+    """Take a reversed hand's coins and points out of the players' counters.
+
+    Hand counts and ratings stay (the hand was played); only what the
+    moderator undid in the ledger is taken back.  Call with the profiles
+    locked.
+    """
+    for seat in seats:
+        PlayerStats.objects.filter(
+            user_id=seat.user_id, ruleset__in=[OVERALL, seat.ruleset]
+        ).update(points=F("points") - seat.points, coins=F("coins") - seat.coins)
