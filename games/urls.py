@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .rulesite import urls as rulesite_urls
 
 app_name = "games"
 
@@ -18,5 +19,5 @@ urlpatterns = [
     path("table/<int:table_id>/bot/", views.accept_bot, name="accept_bot"),
     path("hands/<int:hand_id>/", views.hand_record, name="hand_record"),
     path("hands/<int:hand_id>/report/", views.report, name="report"),
-    path("rules/", views.rules, name="rules"),
+    *rulesite_urls.urlpatterns,
 ]

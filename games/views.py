@@ -237,8 +237,3 @@ def report(request: HttpRequest, hand_id: int) -> HttpResponse:
         return render(request, "games/partials/report_done.html", {})
     messages.success(request, _("举报已提交，我们会尽快处理。"))
     return redirect(reverse("games:hand_record", args=[hand_id]))
-
-
-def rules(request: HttpRequest) -> HttpResponse:
-    """Render the rules overview (规则)."""
-    return render(request, "games/rules.html")

@@ -1,0 +1,78 @@
+"""Calculator explanations in people's words (gettext), from :class:`CalcError`."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games.templatetags.mj_table import tile_name
+
+from .calculator import CalcError, ErrorCode
+
+
+def explain(error: CalcError) -> str:
+    """One sentence saying what is wrong and how to fix it."""
+    c = error.code
+    if c is ErrorCode.UNKNOWN_RULESET:
+        return _("没有名为「%(name)s」的规则，已改用默认规则。") % {
+            "name": error.detail
+        }
+    if c is ErrorCode.TOO_LONG:
+        return _("输入太长（最多 %(n)s 个字符）。") % {"n": error.count}
+    if c is ErrorCode.NOTATION:
+        if error.position is not None:
+            return _(
+                "记法有误：第 %(n)s 个字符看不懂。"
+                "牌写作 1-9 加 m（万）p（筒）s（条）z（字）f（花）。"
+            ) % {"n": error.position + 1}
+        return _("记法有误。牌写作 1-9 加 m（万）p（筒）s（条）z（字）f（花）。")
+    if c is ErrorCode.BAD_MELD:
+        return _(
+            "方括号里要是一副牌：吃（如 [123s]）、碰（[777z]）"
+            "或杠（[1111m]，暗杠 [1111m]*）。"
+        )
+    if c is ErrorCode.BAD_FLOWER:
+        return _("花牌写在 + 后面（如 +1f5f），+ 后面只能是花牌。")
+    if c is ErrorCode.NOT_IN_RULESET:
+        return _("这套规则的牌墙里没有%(tile)s。") % {"tile": tile_name(error.tile)}
+    if c is ErrorCode.NO_FLOWERS:
+        return _("这套规则没有花牌。")
+    if c is ErrorCode.DUPLICATE_FLOWER:
+        return _("每种花牌只有一张：%(tile)s 重复了。") % {
+            "tile": tile_name(error.tile)
+        }
+    if c is ErrorCode.TOO_MANY_COPIES:
+        return _("%(tile)s 有 %(n)s 张，每种牌最多 4 张。") % {
+            "tile": tile_name(error.tile),
+            "n": error.count,
+        }
+    if c is ErrorCode.TOO_MANY_MELDS:
+        return _("最多 4 副吃碰杠，这里有 %(n)s 副。") % {"n": error.count}
+    if c is ErrorCode.WRONG_COUNT:
+        lo, hi = error.expected
+        return _(
+            "手牌张数不对：现在 %(n)s 张。按这些吃碰杠，手里应有 %(lo)s 张（看听牌）"
+            "或 %(hi)s 张（算番，最后一张是和张）。"
+        ) % {"n": error.count, "lo": lo, "hi": hi}
+    if c is ErrorCode.BAD_OPTION:
+        return _("牌局情形填得不对：%(detail)s") % {"detail": error.detail}
+    if c is ErrorCode.NOT_A_WIN:
+        return _("这手牌没有和：凑不成这套规则允许的牌型。下面是打哪张牌最好。")
+    if c is ErrorCode.BELOW_MINIMUM:
+        return _(
+            "牌型成了，但只有 %(n)s 番，这套规则要 %(min)s 番才能和（花牌等不计入）。"
+        ) % {
+            "n": error.count,
+            "min": error.expected[0] if error.expected else 0,
+        }
+    if c is ErrorCode.IMPOSSIBLE:
+        return _("这种情形不可能出现：%(detail)s") % {"detail": error.detail}
+    return error.detail
+
+
+def explain_edit(code: str) -> str:
+    """Why a click did not change the hand."""
+    if code == "chi_range":
+        return _("吃要从这张牌往上连三张：这张牌不能作吃的第一张。")
+    if code == "unreadable":
+        return _("先改正上面的记法，再点牌。")
+    return _("这一下没看懂，手牌没有改变。")

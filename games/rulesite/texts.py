@@ -1,0 +1,250 @@
+"""The site's words for rule-set facts (systems, seats, flow, settlement).
+
+Every sentence is filled in from the rule set's data (its systems, factors,
+limits, timers, tiles); the wording is ours, through gettext, so the page
+is Chinese first with an English translation.  Call these inside a request
+(the active language decides the words).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from games.engine.settle import DEFAULT_FACTORS
+from games.rules.rulesets.base import Claim, RuleSet, System
+
+SYSTEM_NAMES = {
+    System.READY: gettext_noop("报听"),
+    System.OPEN_HAND: gettext_noop("明牌"),
+    System.START_DOUBLE: gettext_noop("开始加倍"),
+    System.DEAL_DOUBLE: gettext_noop("加倍"),
+    System.WIN_DOUBLE: gettext_noop("胡加倍"),
+    System.TASK_DOUBLE: gettext_noop("任务加倍"),
+    System.SWAP: gettext_noop("换牌"),
+    System.BONUS_TILE: gettext_noop("加番牌"),
+    System.WILD: gettext_noop("财神"),
+    System.FLOWERS: gettext_noop("补花"),
+}
+"""Every system a rule set can switch on, in the order the pages list them."""
+
+CLAIM_NAMES = {
+    Claim.CHI: gettext_noop("吃"),
+    Claim.PUNG: gettext_noop("碰"),
+    Claim.KONG: gettext_noop("杠"),
+    Claim.WIN: gettext_noop("和"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SystemText:
+    """One special system as a page shows it: ``key`` (the System value),
+    ``name`` and ``text`` in the active language."""
+
+    key: str
+    name: str
+    text: str
+
+
+def factor(rs: RuleSet, key: str) -> int:
+    """The rule set's factor for ``key`` (as games.engine.settle reads it)."""
+    return int(rs.multipliers.get(key, DEFAULT_FACTORS.get(key, 2)))
+
+
+def _fan_points(rs: RuleSet, fan_id: str) -> int | None:
+    for f in rs.fans:
+        if f.id == fan_id:
+            return f.points
+    return None
+
+
+def system_text(rs: RuleSet, system: System) -> str:
+    """Describe ``system`` as ``rs`` has it (its factors and limits)."""
+    if system is System.READY:
+        pts = _fan_points(rs, "READY_HAND")
+        text = _("听牌后可以报听：手牌锁定，系统自动摸牌打牌，能和牌时再询问。")
+        if pts:
+            text += " " + _("报听后和牌计「报听」%(n)s 番。") % {"n": pts}
+        elif "ready_win" in rs.multipliers:
+            text += " " + _("报听后和牌为「听牌胡」，倍数 ×%(f)s。") % {
+                "f": factor(rs, "ready_win")
+            }
+        else:
+            text += " " + _("本规则的番种表没有报听番，报听不加分。")
+        return text
+    if system is System.OPEN_HAND:
+        return _(
+            "发牌前可以选择明牌：对手看得到你的手牌，倍数 ×%(f)s；"
+            "两家都明牌则倍数相乘（×%(ff)s）。"
+        ) % {"f": factor(rs, "open_hand"), "ff": factor(rs, "open_hand") ** 2}
+    if system is System.START_DOUBLE:
+        f = factor(rs, "start_double")
+        return _(
+            "发牌前每人有一次选择本局加倍的机会：底番 ×%(f)s，两家都加倍则 ×%(ff)s。"
+        ) % {"f": f, "ff": f * f}
+    if system is System.DEAL_DOUBLE:
+        return _("发完牌后、庄家出第一张牌前，每人可以选择加倍，倍数 ×%(f)s。") % {
+            "f": factor(rs, "deal_double")
+        }
+    if system is System.WIN_DOUBLE:
+        return _(
+            "可以放弃本次和牌机会，再次和牌时加倍：加倍 n 次得 (底番 + 2n) × 2ⁿ，"
+            "最多 %(n)s 次。"
+        ) % {"n": rs.max_win_doubles}
+    if system is System.TASK_DOUBLE:
+        return _(
+            "每盘开始时随机出一个任务（碰牌、番型、杠牌或加倍任务），"
+            "和牌者完成任务则另加 底番 × %(f)s。"
+        ) % {"f": factor(rs, "task_double")}
+    if system is System.SWAP:
+        return _("每盘最多换 %(n)s 张牌，第一张免费。") % {"n": rs.max_swaps}
+    if system is System.BONUS_TILE:
+        pts = _fan_points(rs, "BONUS_TILE") or 0
+        return _(
+            "开局前随机设定一张加番牌；和牌时手里（吃、碰、杠的牌也算）有这张牌，"
+            "结算时另加 %(n)s 番，不计入起和番。"
+        ) % {"n": pts}
+    if system is System.WILD:
+        return _(
+            "开局翻出一张牌，这种牌就是财神：和牌时可以代替任何牌。"
+            "财神不能打出，也不能用来吃；白板代替财神牌原来的牌面。"
+        )
+    if system is System.FLOWERS:
+        return _("摸到花牌要放在一边，从牌墙补一张；花牌在和牌后才计番，不计入起和番。")
+    return ""
+
+
+def systems(rs: RuleSet) -> list[SystemText]:
+    """The rule set's special systems, in :data:`SYSTEM_NAMES` order."""
+    return [
+        SystemText(s.value, _(name), system_text(rs, s))
+        for s, name in SYSTEM_NAMES.items()
+        if s in rs.systems
+    ]
+
+
+def claims(rs: RuleSet) -> str:
+    """The claims on a discard, e.g. ``吃、碰、杠、和``."""
+    return _("、").join(_(n) for c, n in CLAIM_NAMES.items() if c in rs.claims)
+
+
+def multiplier_parts(rs: RuleSet) -> list[str]:
+    """The factors that make up 倍数, e.g. ``明牌 ×4（每家）``."""
+    out = []
+    if System.OPEN_HAND in rs.systems:
+        out.append(_("明牌 ×%(f)s（每家）") % {"f": factor(rs, "open_hand")})
+    if System.DEAL_DOUBLE in rs.systems:
+        out.append(_("加倍 ×%(f)s（每家）") % {"f": factor(rs, "deal_double")})
+    if "ready_win" in rs.multipliers:
+        out.append(_("听牌胡 ×%(f)s") % {"f": factor(rs, "ready_win")})
+    return out
+
+
+def fan_total_parts(rs: RuleSet) -> list[str]:
+    """How 总番数 is made from 底番 when seed 000's doublings apply."""
+    out = []
+    if System.START_DOUBLE in rs.systems:
+        out.append(_("开始加倍：底番 × 2 的加倍家数次方"))
+    if System.WIN_DOUBLE in rs.systems:
+        out.append(_("胡加倍 n 次：(底番 + 2n) × 2ⁿ"))
+    if System.TASK_DOUBLE in rs.systems:
+        out.append(_("任务加倍：底番 × %(f)s") % {"f": factor(rs, "task_double")})
+    return out
+
+
+WIND_NAMES = {
+    "1z": gettext_noop("东"),
+    "2z": gettext_noop("南"),
+    "3z": gettext_noop("西"),
+    "4z": gettext_noop("北"),
+}
+
+
+def situation_labels(inp: object) -> list[str]:
+    """The non-default situation of a calculator input, in words
+    (``["自摸", "杠上开花", "门风 西"]``)."""
+    g = getattr
+    out = []
+    sd = bool(g(inp, "self_drawn", False))
+    out.append(_("自摸") if sd else _("点和"))
+    if g(inp, "kong", False):
+        out.append(_("杠上开花") if sd else _("抢杠和"))
+    if g(inp, "wall_last", False):
+        out.append(_("妙手回春") if sd else _("海底捞月"))
+    if g(inp, "last_tile", False):
+        out.append(_("和绝张"))
+    first = g(inp, "first", "")
+    if first:
+        out.append(
+            {"heavenly": _("天胡"), "earthly": _("地胡"), "human": _("人胡")}[first]
+        )
+    if g(inp, "heavenly_ready", False):
+        out.append(_("天听"))
+    if g(inp, "ready_first", False):
+        out.append(_("报听一发"))
+    elif g(inp, "ready", False):
+        out.append(_("报听"))
+    seat, rnd = g(inp, "seat", "1z"), g(inp, "round", "1z")
+    if seat != "1z":
+        out.append(_("门风 %(w)s") % {"w": _(WIND_NAMES.get(seat, seat))})
+    if rnd != "1z":
+        out.append(_("圈风 %(w)s") % {"w": _(WIND_NAMES.get(rnd, rnd))})
+    bonus = g(inp, "bonus", "")
+    if bonus:
+        out.append(_("加番牌 %(t)s") % {"t": _tile_names(bonus)})
+    wild = g(inp, "wild", "")
+    if wild:
+        out.append(_("财神 %(t)s") % {"t": _tile_names(wild)})
+    return out
+
+
+def _tile_names(text: str) -> str:
+    from games.rules.tiles import parse_tiles
+    from games.templatetags.mj_table import tile_name
+
+    try:
+        return "、".join(tile_name(str(t)) for t in parse_tiles(text))
+    except ValueError:
+        return text
+
+
+SOURCE_DOCUMENTS = {
+    "seed 000": gettext_noop("《二人麻将》优嘻网游戏规则与百科词条"),
+    "seed 001": gettext_noop("JJ《二人麻将》游戏规则"),
+    "seed 002": gettext_noop("《两人麻将》游戏规则"),
+    "seed 003": gettext_noop("《国际麻将》2329游戏中心"),
+    "seed 004": gettext_noop("《二人麻将手游版怎么玩》游戏茶苑 2018"),
+}
+"""The five source documents (the repository's seeds), by seed id."""
+
+
+def sources(rs: RuleSet) -> list[str]:
+    """The rule set's source documents by title, with the seed's number."""
+    out = []
+    for s in rs.sources:
+        seed = " ".join(s.split()[:2])
+        title = SOURCE_DOCUMENTS.get(seed)
+        rest = s[len(seed) :].strip()
+        if title is None:
+            out.append(s)
+            continue
+        number = seed.split()[1]
+        label = _("%(title)s（资料 %(n)s）") % {"title": _(title), "n": number}
+        out.append(f"{label} {rest}".strip())
+    return out
+
+
+def dealer_rule(rs: RuleSet) -> str:
+    """Who deals the next hand.
+
+    Read from ``RuleSet.dealer_rotation`` when the rule set carries it
+    (``"winner"`` / ``"alternate"``, as ``games.engine.hand.next_deal``
+    takes); until then the table passes nothing and ``next_deal``'s default,
+    the winner deals, applies to every rule set.
+    """
+    rotation = getattr(rs, "dealer_rotation", "winner")
+    if rotation == "alternate":
+        return _("无论是否和牌，庄家不连庄：每盘换对方坐庄。")
+    return _("第一盘随机定庄；之后和牌的一家坐庄，流局则原庄家继续坐庄。")

@@ -1,0 +1,109 @@
+"""The fan calculator: analysis (games.rulesite.calculator), clicks
+(games.rulesite.builder) and the page (issue 12)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.rulesite.builder import EditError, apply_edit
+from games.rulesite.calculator import CalcInput, ErrorCode, calculate
+
+
+def calc(hand: str, ruleset: str = "mcr", **kw):
+    return calculate(CalcInput(ruleset=ruleset, hand=hand, **kw))
+
+
+def test_a_nine_gates_win_is_scored_with_its_breakdown():
+    c = calc("1112345678999m5m")
+    assert c.mode == "win" and c.error is None
+    assert c.total == 89 + 2  # 九莲宝灯 88, 幺九刻 1, 双暗刻 2 (MCR)
+    ids = {f.id for f in c.outcome.lines}
+    assert "NINE_GATES" in ids
+    excluded = {f.id for f in c.outcome.result.not_counted}
+    assert "FULL_FLUSH" in excluded
+
+
+def test_thirteen_tiles_list_the_waits_with_fan_and_unseen_copies():
+    c = calc("1112345678999m")
+    assert c.mode == "waits"
+    assert [w.tile for w in c.waits] == [f"{r}m" for r in range(1, 10)]
+    unseen = {w.tile: w.unseen for w in c.waits}
+    assert unseen["1m"] == 1 and unseen["5m"] == 3
+    assert all(w.win and w.total >= 88 for w in c.waits)
+
+
+def test_fourteen_tiles_that_do_not_win_give_the_best_discards():
+    c = calc("123456789m1234z5z")
+    assert c.mode == "discards"
+    assert c.error.code is ErrorCode.NOT_A_WIN
+    best = c.discards[0]
+    assert best.tile.endswith("z") and best.shanten == min(
+        d.shanten for d in c.discards
+    )
+    assert best.useful_count == sum(n for _t, n in best.useful)
+
+
+@pytest.mark.parametrize(
+    ("hand", "code"),
+    [
+        ("11111m", ErrorCode.TOO_MANY_COPIES),
+        ("123m", ErrorCode.WRONG_COUNT),
+        ("11x", ErrorCode.NOTATION),
+        ("[12m]1m", ErrorCode.BAD_MELD),
+        ("1m+5m", ErrorCode.BAD_FLOWER),
+    ],
+)
+def test_invalid_input_gets_a_code(hand, code):
+    assert calc(hand).error.code is code
+
+
+def test_tiles_outside_the_rule_set_and_flowers_without_flowers():
+    assert calc("1112345678999p5p", "erren").error.code is ErrorCode.NOT_IN_RULESET
+    assert calc("1112345678999m5m+1f", "liangren").error.code is ErrorCode.NO_FLOWERS
+
+
+def test_the_engine_refuses_a_kong_win_without_a_kong():
+    c = calc("1112345678999m5m", self_drawn=True, kong=True)
+    assert c.error.code is ErrorCode.IMPOSSIBLE
+
+
+def test_clicks_build_the_notation():
+    text = ""
+    for t in "1112345678999":
+        text = apply_edit(text, tap=f"{t}m")
+    assert text == "1112345678999m"
+    text = apply_edit(text, tap="5m")
+    assert text == "1112345678999m5m"
+    assert apply_edit(text, tap="6m", mode="win") == "1112345678999m6m"
+    assert apply_edit("", tap="3s", mode="chi") == "[345s]"
+    assert apply_edit("", tap="7z", mode="pung") == "[777z]"
+    assert apply_edit("", tap="1m", mode="concealed_kong") == "[1111m]*"
+    assert apply_edit("[345s]", op="claim:0:1") == "[34'5s]"
+    assert apply_edit("[345s]11m", op="del:m:0") == "11m"
+    assert apply_edit("11m", tap="2f") == "11m+2f"
+    with pytest.raises(EditError):
+        apply_edit("", tap="8m", mode="chi")
+
+
+@pytest.mark.django_db
+def test_the_page_shows_total_fans_and_waits(client):
+    url = reverse("games:calculator")
+    html = client.get(url, {"ruleset": "mcr", "hand": "1112345678999m5m"}).content
+    html = html.decode()
+    assert 'data-testid="calc-total">91<' in html
+    assert 'data-fan="NINE_GATES"' in html
+    html = client.get(url, {"ruleset": "mcr", "hand": "1112345678999m"}).content
+    assert html.decode().count("data-wait=") == 9
+
+
+@pytest.mark.django_db
+def test_a_click_without_htmx_redirects_to_the_hands_own_url(client):
+    url = reverse("games:calculator")
+    response = client.get(url, {"ruleset": "mcr", "hand": "1m", "tap": "2m"})
+    assert response.status_code == 302
+    assert response["Location"] == f"{url}?ruleset=mcr&hand=12m"
+    response = client.get(
+        url, {"ruleset": "mcr", "hand": "1m", "tap": "2m"}, HTTP_HX_REQUEST="true"
+    )
+    assert response["HX-Push-Url"] == f"{url}?ruleset=mcr&hand=12m"

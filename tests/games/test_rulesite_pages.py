@@ -1,0 +1,78 @@
+"""The rules site's pages, generated from the rule-set data (issue 12)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.rules import rulesets
+
+pytestmark = pytest.mark.django_db
+
+NAMES = rulesets.NAMES
+
+
+def test_index_links_every_rule_set_the_comparison_and_the_calculator(client):
+    html = client.get(reverse("games:rules")).content.decode()
+    for name in NAMES:
+        rs = rulesets.get(name)
+        assert reverse("games:rules_ruleset", args=[name]) in html
+        assert rs.zh in html
+    assert reverse("games:rules_compare") in html
+    assert reverse("games:calculator") in html
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_ruleset_page_has_one_row_per_fan_with_value_and_exclusions(client, name):
+    rs = rulesets.get(name)
+    html = client.get(reverse("games:rules_ruleset", args=[name])).content.decode()
+    rows = re.findall(r'<article class="fan-row[^"]*" data-fan="([A-Z_0-9]+)"', html)
+    assert rows == [f.id for f in rs.fans]
+    assert f"至少 {rs.min_fan} 番才能和牌" in html
+    assert f"共 {rs.wall_size} 张" in html
+    for f in rs.fans:
+        row = html.split(f'data-fan="{f.id}"', 1)[1].split("</article>", 1)[0]
+        assert f"{f.points} 番" in row
+        for other in f.excludes:
+            if any(g.id == other for g in rs.fans):
+                assert f'data-excludes="{other}"' in row
+        assert reverse("games:rules_fan", args=[name, f.id]) in row
+
+
+def test_every_fan_page_answers_and_unknown_ones_do_not(client):
+    for name in NAMES:
+        for f in rulesets.get(name).fans:
+            url = reverse("games:rules_fan", args=[name, f.id])
+            assert client.get(url).status_code == 200, url
+    assert client.get("/rules/nope/").status_code == 404
+    assert client.get("/rules/erren/NOT_A_FAN/").status_code == 404
+    response = client.get("/rules/mcr/all_pungs/")
+    assert response.status_code == 301
+    assert response["Location"] == reverse("games:rules_fan", args=["mcr", "ALL_PUNGS"])
+
+
+def test_comparison_has_a_column_per_rule_set_and_a_row_per_fan(client):
+    html = client.get(reverse("games:rules_compare")).content.decode()
+    ids = {f.id for n in NAMES for f in rulesets.get(n).fans}
+    table = html.split('data-testid="compare-fans"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<tr data-fan="([A-Z_0-9]+)">', table)
+    assert sorted(rows) == sorted(ids)
+    # 天听: 32 in erren, 16 in jj, absent elsewhere
+    row = table.split('data-fan="HEAVENLY_READY"', 1)[1].split("</tr>", 1)[0]
+    assert re.findall(r'data-ruleset="(\w+)">(\d+)<', row) == [
+        ("erren", "32"),
+        ("jj", "16"),
+    ]
+    assert row.count('class="absent"') == len(NAMES) - 2
+
+
+def test_comparison_shows_the_three_level_tables_and_the_one_in_use(client):
+    html = client.get(reverse("games:rules_compare")).content.decode()
+    levels = html.split('id="levels"', 1)[1]
+    for name in ("雀蛋", "自摸王", "武林新丁", "麻将无敌", "白板", "北风"):
+        assert name in levels
+    assert levels.count('data-active="true"') == 1
+    active = levels.split('data-active="true"', 1)[1].split("</div>", 1)[0]
+    assert "雀蛋" in active and "本站使用" in active
