@@ -55,6 +55,13 @@ _FIRST_FAN = {
 
 _WINDS = ("1z", "2z", "3z", "4z")
 
+_SITUATION_NAMES = {
+    "seat_wind": "seat",
+    "round_wind": "round",
+    "bonus_tiles": "bonus",
+}
+"""WinSituation field → calculator field, where the names differ."""
+
 
 class ErrorCode(StrEnum):
     """Why the calculator cannot give a full answer."""
@@ -143,6 +150,25 @@ class CalcInput:
             else:
                 values[f.name] = text[: MAX_INPUT + 1]
         return cls(**values)
+
+    @classmethod
+    def from_situation(
+        cls, ruleset: str, hand: str, situation: Mapping[str, object]
+    ) -> CalcInput:
+        """The input of a hand and its :class:`WinSituation` fields (as the
+        examples of games.rules.examples give them, tiles in notation).
+
+        Raises:
+            TypeError: a field the calculator does not take.
+        """
+        values: dict[str, Any] = {}
+        for name, value in situation.items():
+            if name in _FIRST_FAN:
+                if value:
+                    values["first"] = name
+            else:
+                values[_SITUATION_NAMES.get(name, name)] = value
+        return cls(ruleset=ruleset, hand=hand, **values)
 
     def to_query(self) -> dict[str, str]:
         """The non-default fields as query parameters (the shareable URL)."""

@@ -114,9 +114,8 @@ def _example_calc(ruleset: str, fan_id: str) -> Calculation | None:
 
 
 def calc_input(ruleset: str, ex: Example) -> CalcInput:
-    """The calculator input of an example (its situation fields by name)."""
-    values: dict[str, Any] = {k: v for k, v in ex.situation.items()}
-    return CalcInput(ruleset=ruleset, hand=ex.hand, **values)
+    """The calculator input of an example."""
+    return CalcInput.from_situation(ruleset, ex.hand, ex.situation)
 
 
 def example_view(ruleset: str, fan_id: str) -> ExampleView | None:
@@ -151,6 +150,7 @@ class FanRow:
     example: ExampleView | None
     dead: bool
     description: str = ""
+    description_source: str = ""
 
     @property
     def id(self) -> str:
@@ -164,12 +164,15 @@ def _ref(fan: Fan) -> FanRef:
 def fan_row(rs: RuleSet, f: Fan) -> FanRow:
     """The row of fan ``f`` in ``rs``'s table."""
     by_id = {g.id: g for g in rs.fans}
+    text, source = texts.fan_description(rs, f.id)
     return FanRow(
         f,
         tuple(_ref(by_id[i]) for i in _ordered(rs, f.excludes)),
         tuple(_ref(g) for g in rs.fans if f.id in g.excludes),
         example_view(rs.name, f.id),
         is_dead(rs.name, f.id),
+        text,
+        source,
     )
 
 
@@ -233,6 +236,7 @@ def ruleset_page(name: str) -> dict[str, Any]:
         "fan_total_parts": texts.fan_total_parts(rs),
         "not_toward_minimum": [f for f in rs.fans if not f.counts_toward_minimum],
         "rows": fan_rows(rs),
+        "interpretations": texts.interpretations(rs),
         "dealer_tiles": 14,
         "other_tiles": 13,
     }

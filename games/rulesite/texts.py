@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 from games.engine.settle import DEFAULT_FACTORS
 from games.rules.rulesets.base import Claim, RuleSet, System
@@ -205,7 +205,8 @@ def _tile_names(text: str) -> str:
     from games.templatetags.mj_table import tile_name
 
     try:
-        return "、".join(tile_name(str(t)) for t in parse_tiles(text))
+        sep = pgettext("list separator", "、")
+        return sep.join(tile_name(str(t)) for t in parse_tiles(text))
     except ValueError:
         return text
 
@@ -219,20 +220,36 @@ SOURCE_DOCUMENTS = {
 }
 """The five source documents (the repository's seeds), by seed id."""
 
+SECTION_NAMES = {
+    "游戏说明": gettext_noop("「游戏说明」一节"),
+    "优嘻网": gettext_noop("「优嘻网」一节"),
+}
+"""Sections of a source named by ``RuleSet.sources`` (``seed 000 (游戏说明)``)."""
 
-def sources(rs: RuleSet) -> list[str]:
+
+@dataclass(frozen=True, slots=True)
+class SourceText:
+    """A source document: ``title`` in the active language and ``section``,
+    the part used, as the rule set names it (Chinese, or ``""``)."""
+
+    title: str
+    section: str
+
+
+def sources(rs: RuleSet) -> list[SourceText]:
     """The rule set's source documents by title, with the seed's number."""
     out = []
     for s in rs.sources:
         seed = " ".join(s.split()[:2])
         title = SOURCE_DOCUMENTS.get(seed)
-        rest = s[len(seed) :].strip()
+        section = s[len(seed) :].strip().strip("()").replace(" section", "")
         if title is None:
-            out.append(s)
+            out.append(SourceText(s, ""))
             continue
         number = seed.split()[1]
         label = _("%(title)s（资料 %(n)s）") % {"title": _(title), "n": number}
-        out.append(f"{label} {rest}".strip())
+        name = SECTION_NAMES.get(section)
+        out.append(SourceText(label, _(name) if name else section))
     return out
 
 
@@ -248,3 +265,49 @@ def dealer_rule(rs: RuleSet) -> str:
     if rotation == "alternate":
         return _("无论是否和牌，庄家不连庄：每盘换对方坐庄。")
     return _("第一盘随机定庄；之后和牌的一家坐庄，流局则原庄家继续坐庄。")
+
+
+def fan_description(rs: RuleSet, fan_id: str) -> tuple[str, str]:
+    """``(description, where it comes from)`` of a fan in the active language.
+
+    Chinese pages quote the seed the rule set follows
+    (:mod:`games.rules.fan_texts`); English pages give the English
+    definition.  The second part names the quoted document, and says so
+    when the rule set's own document is silent and MCR's (seed 003) is used.
+    """
+    from games.rules.fan_texts import SOURCE, description
+    from mahjong_site.language import current_language
+
+    found = description(rs.name, fan_id)
+    if found is None:
+        return "", ""
+    english = (current_language() or "zh-hans").lower().startswith("en")
+    text = found.en if english and found.en else found.zh
+    if found.seed == "site":
+        return text, _("本站的说明（原文只有名称）")
+    number = found.seed.split()[-1]
+    if found.seed != SOURCE.get(rs.name):
+        return text, _("原文未说明，按资料 %(n)s（国标）") % {"n": number}
+    if english:
+        return text, _("按资料 %(n)s 翻译") % {"n": number}
+    return text, _("资料 %(n)s 原文") % {"n": number}
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceText:
+    """One of the site's readings of a rule set's source, in the active language."""
+
+    key: str
+    text: str
+
+
+def interpretations(rs: RuleSet) -> list[ChoiceText]:
+    """The rule set's choices (games.rules.interpretations, from RULES.md)."""
+    from games.rules.interpretations import INTERPRETATIONS
+    from mahjong_site.language import current_language
+
+    english = (current_language() or "zh-hans").lower().startswith("en")
+    return [
+        ChoiceText(i.key, i.en if english else i.zh)
+        for i in INTERPRETATIONS.get(rs.name, ())
+    ]

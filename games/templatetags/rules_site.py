@@ -51,3 +51,14 @@ def by_name(item: Any) -> str:
     if _english() and getattr(item, "by_en", ""):
         return str(item.by_en)
     return str(getattr(item, "by_zh", "") or getattr(item, "by_id", ""))
+
+
+@register.filter
+def listing(items: Any, separator: str = "") -> str:
+    """Join ``items`` with the language's list separator (``、`` / ``, ``);
+    ``separator`` ``"；"`` joins with the translated semicolon."""
+    from django.utils.translation import gettext, pgettext
+
+    semicolon = separator == "；"
+    sep = gettext("；") if semicolon else pgettext("list separator", "、")
+    return sep.join(str(i) for i in items or ())

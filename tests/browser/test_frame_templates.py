@@ -422,6 +422,8 @@ def test_settlement_panel_lists_fans_total_coins_and_buttons():
     assert panel.attrs["data-result"] == "win"
     fans = panel.find_all(data_fan="*")
     assert [f.attrs["data-fan"] for f in fans] == ["SEVEN_PAIRS", "FLOWER_TILES"]
+    links = [n.attrs["href"] for f in fans for n in f.iter() if n.tag == "a"]
+    assert links == ["/rules/erren/SEVEN_PAIRS/", "/rules/erren/FLOWER_TILES/"]
     assert panel.find_all(data_testid="total-fan")[0].all_text().strip() == "52"
     assert panel.find_all(data_testid="fan-sum")[0].all_text().strip() == "26"
     lines = [li.attrs["data-line"] for li in panel.find_all(data_line="*")]

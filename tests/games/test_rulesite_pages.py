@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
@@ -76,3 +77,66 @@ def test_comparison_shows_the_three_level_tables_and_the_one_in_use(client):
     assert levels.count('data-active="true"') == 1
     active = levels.split('data-active="true"', 1)[1].split("</div>", 1)[0]
     assert "雀蛋" in active and "本站使用" in active
+
+
+class _Visible(HTMLParser):
+    """Visible text and read attributes, skipping scripts, styles and elements
+    marked ``lang="zh-Hans"`` (a Chinese name shown on purpose beside the
+    English one)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._stack: list[bool] = []
+
+    def _hidden(self) -> bool:
+        return any(self._stack)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        hide = tag in ("script", "style") or (a.get("lang") or "").startswith("zh")
+        if tag not in VOID:
+            self._stack.append(hide)
+        if not (hide or self._hidden()):
+            for k in ("alt", "title", "aria-label", "placeholder"):
+                if a.get(k):
+                    self.parts.append(a[k])
+
+    def handle_endtag(self, tag):
+        if tag not in VOID and self._stack:
+            self._stack.pop()
+
+    def handle_data(self, data):
+        if not self._hidden():
+            self.parts.append(data)
+
+
+VOID = {"img", "input", "br", "meta", "link", "hr", "source", "wbr"}
+CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]+")
+ALLOWED = {"简体中文"}  # the language switcher names Chinese in Chinese
+
+
+def _chinese(html: str) -> set[str]:
+    parser = _Visible()
+    parser.feed(html)
+    return set(CJK.findall(" ".join(parser.parts))) - ALLOWED
+
+
+def test_english_pages_show_chinese_only_where_marked(client):
+    client.cookies["django_language"] = "en"
+    urls = [reverse("games:rules"), reverse("games:rules_compare")]
+    for name in NAMES:
+        urls.append(reverse("games:rules_ruleset", args=[name]))
+        fans = rulesets.get(name).fans
+        urls += [reverse("games:rules_fan", args=[name, f.id]) for f in fans[:3]]
+    calc = reverse("games:calculator")
+    urls += [
+        f"{calc}?ruleset=erren&hand=1112345678999m5m",
+        f"{calc}?ruleset=mcr&hand=1112345678999m",
+        f"{calc}?ruleset=mcr&hand=123456789m1234z5z",
+        f"{calc}?ruleset=jj&hand=11x",
+        f"{calc}?ruleset=liangren&hand=1122335566778m&wild=5m",
+    ]
+    for url in urls:
+        html = client.get(url).content.decode()
+        assert _chinese(html) == set(), url

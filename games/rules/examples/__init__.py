@@ -2,12 +2,10 @@
 
 Data only (standard library): each :class:`Example` is a hand in the
 calculator's notation (:mod:`games.rules.hand_notation`, winning tile last)
-and the situation fields of the win, named as the calculator's query
-parameters (``self_drawn``, ``last_tile``, ``kong``, ``wall_last``, ``seat``,
-``round``, ``ready``, ``ready_first``, ``heavenly_ready``, ``first``,
-``bonus``, ``wild``).  ``tests/rules/test_fan_examples.py`` scores every
-example with the engine and asserts it has its fan, so the rules site can
-never show a wrong example.
+and the fields of its :class:`~games.rules.situation.WinSituation` that are
+not the default (tiles in notation: ``seat_wind="3z"``, ``bonus_tiles="5s"``).
+``tests/rules/test_fan_examples.py`` scores every example with the engine
+and asserts it has its fan, so the rules site can never show a wrong example.
 
 Lookup (:func:`example`): the rule set's own table (``BY_RULESET``) first,
 then the shared table (:data:`common.COMMON`); a rule set without 万 reads
@@ -18,7 +16,7 @@ its pattern; the test asserts the fan is then listed as not counted.
 
 from __future__ import annotations
 
-from .base import DEAD, Example, translate
+from .base import DEAD, Example, parsed, translate
 from .common import COMMON
 from .rulesets import BY_RULESET
 
@@ -45,4 +43,4 @@ def is_dead(ruleset: str, fan_id: str) -> bool:
     return fan_id in DEAD.get(ruleset, frozenset())
 
 
-__all__ = ["DEAD", "Example", "example", "is_dead", "translate"]
+__all__ = ["DEAD", "Example", "example", "is_dead", "parsed", "translate"]
