@@ -72,7 +72,12 @@ def calculator(request: HttpRequest) -> HttpResponse:
         url=url,
     )
     if getattr(request, "htmx", False):
-        response = render(request, "calculator/partials/calculator.html", context)
+        # the answer's block only; after a click also the rewritten notation
+        # (out of band), while typing never (it would fight the cursor)
+        out_only = request.headers.get("HX-Target") == "calc-out"
+        template = "calculator/partials/" + ("out" if out_only else "calculator")
+        context["notation_oob"] = out_only and bool(tap or op)
+        response = render(request, template + ".html", context)
         response["HX-Push-Url"] = url
         return response
     if (tap or op) and edit_error is None:

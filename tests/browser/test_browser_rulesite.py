@@ -1,0 +1,166 @@
+"""The rules site and the fan calculator in Chromium (issue 12): build a hand
+by clicking and by notation, read the total and the waits, open every rule
+set's rules page and check every fan row has an example; desktop and a
+360 px phone, Chinese and English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.rules import rulesets
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _page(browser: Any, viewport: dict[str, int], lang: str = "zh-hans") -> Any:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    return page, context, lang
+
+
+def _set_language(page: Any, live: Any, lang: str) -> None:
+    page.context.add_cookies(
+        [{"name": "django_language", "value": lang, "url": live.url}]
+    )
+
+
+def _wide(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def _total(page: Any) -> str:
+    return page.locator('[data-testid="calc-total"]').inner_text().strip()
+
+
+def _waits(page: Any) -> list[str]:
+    items = page.locator('[data-testid="calc-waits"] [data-wait]')
+    return [items.nth(i).get_attribute("data-wait") for i in range(items.count())]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_build_a_hand_by_clicking_then_read_waits_and_total(live, browser, viewport):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(f"{live.url}/calculator/?ruleset=mcr")
+    palette = page.locator('[data-testid="calc-palette"]')
+    for tile in ["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m"]:
+        palette.locator(f'[data-tile="{tile}"]').click()
+    for tile in ["9m", "9m", "9m"]:
+        palette.locator(f'[data-tile="{tile}"]').click()
+    page.wait_for_function(
+        "document.querySelectorAll('[data-testid=calc-waits] [data-wait]').length == 9"
+    )
+    assert _waits(page) == [f"{r}m" for r in range(1, 10)]
+    assert _total(page) == ""  # 13 tiles: not a win
+    notation = page.locator('[data-testid="calc-notation"]')
+    assert notation.input_value() == "1112345678999m"
+    palette.locator('[data-tile="5m"]').click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calc-total]').textContent.trim() == '91'"
+    )
+    assert page.locator('[data-fan="NINE_GATES"]').count() == 1
+    assert "hand=1112345678999m5m" in page.url  # the URL holds the hand
+    # the URL alone gives the same answer
+    page.goto(page.url)
+    assert _total(page) == "91"
+    assert _wide(page) <= viewport["width"]
+    page.screenshot(path=f"/tmp/rulesite_calc_{viewport['width']}.png", full_page=True)
+    context.close()
+
+
+def test_melds_and_the_claimed_tile_by_clicking(live, browser):
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live.url}/calculator/?ruleset=mcr")
+    palette = page.locator('[data-testid="calc-palette"]')
+    page.locator('label.seg-item:has(input[value="chi"])').click()
+    page.wait_for_timeout(300)
+    palette.locator('[data-tile="1s"]').click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calc-notation]').value == '[123s]'"
+    )
+    page.locator('[data-meld="chi"] button[data-tile="2s"]').click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calc-notation]').value == \"[12'3s]\""
+    )
+    assert page.locator('[data-meld="chi"] .is-claimed[data-tile="2s"]').count() == 1
+    page.close()
+
+
+def test_typing_the_notation_and_the_errors(live, browser):
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live.url}/calculator/")
+    notation = page.locator('[data-testid="calc-notation"]')
+    page.select_option('[data-testid="calc-ruleset"]', "mcr")
+    page.wait_for_function("location.search.includes('ruleset=mcr')")
+    notation = page.locator('[data-testid="calc-notation"]')
+    notation.fill("[123s][777z]1199m9m")
+    error = page.locator('[data-testid="calc-error"]')
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calc-error]').dataset.code"
+        " == 'wrong_count'"
+    )
+    assert "张数" in error.inner_text()
+    notation.fill("[123s][777z]111999m5z5z")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calc-error]').dataset.code == ''"
+        " && document.querySelector('[data-testid=calc-waits]') == null"
+        " && document.querySelector('[data-testid=calc-total]').textContent.trim()"
+        " != ''"
+    )
+    total = int(_total(page))
+    assert total >= 8
+    assert page.locator("[data-fan]").count() >= 1
+    notation.fill("11111m")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calc-error]').dataset.code"
+        " == 'too_many_copies'"
+    )
+    assert _total(page) == ""
+    page.close()
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+@pytest.mark.parametrize("name", rulesets.NAMES)
+def test_every_fan_row_of_every_rules_page_has_its_example(live, browser, name, lang):
+    rs = rulesets.get(name)
+    context = browser.new_context(viewport=PHONE if lang == "en" else DESKTOP)
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live.url}])
+    page = context.new_page()
+    page.goto(f"{live.url}/rules/{name}/")
+    rows = page.locator("[data-fan]")
+    assert rows.count() == len(rs.fans)
+    ids = [rows.nth(i).get_attribute("data-fan") for i in range(rows.count())]
+    assert ids == [f.id for f in rs.fans]
+    empty = page.evaluate(
+        """() => Array.from(document.querySelectorAll('[data-fan]'))
+          .filter(r => r.querySelectorAll('[data-testid=fan-example] [data-tile]')
+                        .length < 14)
+          .map(r => r.dataset.fan)"""
+    )
+    assert empty == []
+    broken = page.evaluate(
+        """() => Array.from(document.querySelectorAll('[data-fan] img'))
+          .filter(i => !i.complete || i.naturalWidth == 0).length"""
+    )
+    assert broken == 0
+    assert _wide(page) <= (360 if lang == "en" else 1280)
+    page.screenshot(path=f"/tmp/rulesite_rules_{name}_{lang}.png")
+    context.close()
+
+
+def test_a_fan_example_opens_in_the_calculator_with_the_same_total(live, browser):
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live.url}/rules/erren/SEAT_WIND/")
+    row = page.locator('[data-fan="SEAT_WIND"]')
+    meta = row.locator(".fan-example-meta").inner_text()
+    row.locator('.fan-example a[href*="/calculator/"]').click()
+    page.wait_for_url("**/calculator/**")
+    assert "seat=3z" in page.url
+    assert f"共 {_total(page)} 番" in meta
+    assert page.locator('[data-fan="SEAT_WIND"]').count() == 1
+    page.close()
