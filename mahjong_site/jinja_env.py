@@ -33,7 +33,7 @@ from markupsafe import Markup
 
 from accounts.data_names import data_name
 from accounts.templatetags.site_format import thousands
-from games.templatetags import mj_table
+from games.templatetags import mj_table, rules_site
 from mahjong_site.language import cached_gettext, current_language
 
 
@@ -133,6 +133,7 @@ def environment(**options: Any) -> Environment:
         plate=_macro(env, "games/partials/plate.html", "plate"),
         meld_html=_macro(env, "games/partials/meld.html", "meld"),
         settle_hand=_macro(env, "games/partials/settle_hand.html", "settle_hand"),
+        bilingual=rules_site.bilingual,
     )
     env.filters.update(
         tile_name=mj_table.tile_name_filter,
@@ -150,5 +151,9 @@ def environment(**options: Any) -> Environment:
         data_name=data_name,
         seat_wind=mj_table.seat_wind,
         truncatechars=truncatechars,
+        name_of=rules_site.name_of,
+        other_name=rules_site.other_name,
+        by_name=rules_site.by_name,
+        listing=rules_site.listing,
     )
     return env

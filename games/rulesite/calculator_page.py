@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -122,6 +124,17 @@ def _stakes(calc: Calculation) -> list[dict[str, Any]]:
     return out
 
 
+def _wait_urls(calc: Calculation) -> dict[str, str]:
+    """For waits left unscored (财神 hands past the time budget): the URL of
+    the hand won on that tile."""
+    out = {}
+    for w in calc.waits:
+        if w.deferred:
+            query = {**calc.input.to_query(), "hand": f"{calc.canonical}{w.tile}"}
+            out[w.tile] = reverse("games:calculator") + "?" + urlencode(query)
+    return out
+
+
 def calculator_context(
     calc: Calculation, *, mode: str, edit_error: str | None, url: str
 ) -> dict[str, Any]:
@@ -152,7 +165,8 @@ def calculator_context(
         "not_counted": _not_counted(calc),
         "groups": _groups(calc.outcome.result.decomposition) if calc.outcome else [],
         "stakes": _stakes(calc),
-        "url": url,
+        "share_url": url,
+        "wait_urls": _wait_urls(calc),
         "wild_kinds": [str(t) for t in rs.kinds] if calc.options.wild else [],
         "title": _("算番器"),
     }

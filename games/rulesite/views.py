@@ -6,7 +6,9 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from . import selectors
@@ -75,13 +77,16 @@ def calculator(request: HttpRequest) -> HttpResponse:
         # the answer's block only; after a click also the rewritten notation
         # (out of band), while typing never (it would fight the cursor)
         out_only = request.headers.get("HX-Target") == "calc-out"
-        template = "calculator/partials/" + ("out" if out_only else "calculator")
+        template = "calculator/out.html" if out_only else "calculator/controls.html"
         context["notation_oob"] = out_only and bool(tap or op)
-        response = render(request, template + ".html", context)
+        response = render(request, template, context)
         response["HX-Push-Url"] = url
         return response
     if (tap or op) and edit_error is None:
         # a click without htmx: show the result at its own address
         mode = request.GET.get("mode", "hand")
         return redirect(url + (f"&mode={mode}" if mode != "hand" else ""))
-    return render(request, "calculator/page.html", context)
+    # the calculator's block is a Jinja2 template (it is most of the page's
+    # cost, and the same block answers every htmx request); the page is Django's
+    html = mark_safe(render_to_string("calculator/controls.html", context, request))
+    return render(request, "calculator/page.html", {**context, "calculator": html})
