@@ -441,8 +441,10 @@ def _wait_rows(
     # 7 ms a wait with two wilds, 80 ms with four, on this machine), and a
     # hand holding wilds often waits on all 34 kinds: past the budget the
     # rest are listed unscored (deferred), each a link to its own score.
+    # The budget is this thread's CPU time, so a busy machine (or another
+    # request's thread) does not cut the list shorter.
     deadline = (
-        time.perf_counter() + budget_ms / 1000
+        time.thread_time() + budget_ms / 1000
         if wilds and budget_ms is not None
         else None
     )
@@ -456,7 +458,7 @@ def _wait_rows(
     if scored:
         # the live waits first, so a deferred one is the least likely to come
         for k in sorted(kinds, key=lambda k: -unseen[k]):
-            if deadline is not None and time.perf_counter() > deadline:
+            if scores and deadline is not None and time.thread_time() > deadline:
                 break
             situation = _situation(inp, opts, rs, ALL_TILES[k], hand.flowers)
             outcome, error = _score(tiles13, hand.melds, situation, rs)

@@ -36,10 +36,10 @@ MODE_LABELS = {
 """Palette modes (translated in the template)."""
 
 WIND_LABELS = (
-    ("1z", gettext_noop("东")),
-    ("2z", gettext_noop("南")),
-    ("3z", gettext_noop("西")),
-    ("4z", gettext_noop("北")),
+    ("1z", gettext_noop("东风")),
+    ("2z", gettext_noop("南风")),
+    ("3z", gettext_noop("西风")),
+    ("4z", gettext_noop("北风")),
 )
 
 _BALANCE = 10**12

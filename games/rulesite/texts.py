@@ -155,10 +155,16 @@ def fan_total_parts(rs: RuleSet) -> list[str]:
 
 
 WIND_NAMES = {
-    "1z": gettext_noop("东"),
-    "2z": gettext_noop("南"),
-    "3z": gettext_noop("西"),
-    "4z": gettext_noop("北"),
+    "1z": gettext_noop("东风"),
+    "2z": gettext_noop("南风"),
+    "3z": gettext_noop("西风"),
+    "4z": gettext_noop("北风"),
+}
+SEAT_NAMES = {
+    "1z": gettext_noop("东位"),
+    "2z": gettext_noop("南位"),
+    "3z": gettext_noop("西位"),
+    "4z": gettext_noop("北位"),
 }
 
 
@@ -188,7 +194,7 @@ def situation_labels(inp: object) -> list[str]:
         out.append(_("报听"))
     seat, rnd = g(inp, "seat", "1z"), g(inp, "round", "1z")
     if seat != "1z":
-        out.append(_("门风 %(w)s") % {"w": _(WIND_NAMES.get(seat, seat))})
+        out.append(_(SEAT_NAMES.get(seat, seat)))
     if rnd != "1z":
         out.append(_("圈风 %(w)s") % {"w": _(WIND_NAMES.get(rnd, rnd))})
     bonus = g(inp, "bonus", "")

@@ -107,3 +107,32 @@ def test_a_click_without_htmx_redirects_to_the_hands_own_url(client):
         url, {"ruleset": "mcr", "hand": "1m", "tap": "2m"}, HTTP_HX_REQUEST="true"
     )
     assert response["HX-Push-Url"] == f"{url}?ruleset=mcr&hand=12m"
+
+
+def test_waits_of_a_wild_hand_past_the_budget_are_listed_unscored():
+    inp = CalcInput(ruleset="liangren", hand="1122335566778m", wild="5m")
+    full = calculate(inp, wild_waits_budget_ms=None)
+    assert len(full.waits) == 34  # two wilds: any tile completes the hand
+    assert all(w.total is not None and not w.deferred for w in full.waits)
+    cut = calculate(inp, wild_waits_budget_ms=0)
+    assert [w.tile for w in cut.waits] == [w.tile for w in full.waits]
+    scored = [w for w in cut.waits if not w.deferred]
+    assert len(scored) == 1  # the first is always scored: the most unseen copies
+    assert scored[0].unseen == max(w.unseen for w in full.waits)
+    assert scored[0].total == {w.tile: w.total for w in full.waits}[scored[0].tile]
+
+
+@pytest.mark.django_db
+def test_a_deferred_wait_links_to_its_own_score(client, monkeypatch):
+    from games.rulesite import calculator
+
+    monkeypatch.setattr(calculator, "WILD_WAITS_BUDGET_MS", 0.0)
+    monkeypatch.setattr(
+        calculator.calculate, "__kwdefaults__", {"wild_waits_budget_ms": 0.0}
+    )
+    url = reverse("games:calculator")
+    html = client.get(
+        url, {"ruleset": "liangren", "hand": "1122335566778m", "wild": "5m"}
+    ).content.decode()
+    assert html.count('data-deferred="1"') == 33
+    assert "hand=1122335566778m9p" in html.replace("&amp;", "&")
