@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.templatetags.mj_table import tile_name
 
@@ -65,8 +66,54 @@ def explain(error: CalcError) -> str:
             "min": error.expected[0] if error.expected else 0,
         }
     if c is ErrorCode.IMPOSSIBLE:
+        known = _engine_reason(error.detail)
+        if known:
+            return _("这种情形不可能出现：%(detail)s") % {"detail": known}
         return _("这种情形不可能出现：%(detail)s") % {"detail": error.detail}
     return error.detail
+
+
+# The engine refuses impossible situations with InvalidHandError and a
+# developer's message (no error code yet: asked for on BOARD.md).  These
+# fragments of its messages (games/rules/scoring.py, api.py, first_turn.py,
+# wild_scoring.py) get a sentence in people's words; any other refusal is
+# shown with the engine's own text.  One place, to be replaced by the code.
+_ENGINE_REASONS = (
+    ("needs a declared kong", gettext_noop("杠上开花要有杠：先加一副明杠或暗杠。")),
+    (
+        "the robbed tile cannot be held",
+        gettext_noop("抢杠和抢的那张牌不能同时在自己的手牌或吃碰杠里。"),
+    ),
+    (
+        "a copy of the winning tile is in the concealed hand",
+        gettext_noop("和绝张是这种牌的最后一张：自己手里不能还有同样的牌。"),
+    ),
+    (
+        "only one of heavenly/earthly/human",
+        gettext_noop("天胡、地胡、人胡只能选一个。"),
+    ),
+    ("is a self-drawn win", gettext_noop("天胡、地胡都是自摸，请勾选自摸。")),
+    (
+        "win on the dealer's first discard",
+        gettext_noop("人胡是和庄家打出的第一张牌，不是自摸。"),
+    ),
+    ("is the dealer's", gettext_noop("天胡是庄家的：门风要选东。")),
+    ("is the non-dealer's", gettext_noop("地胡、人胡是闲家的：门风不能选东。")),
+    ("with a claimed meld", gettext_noop("第一巡之前不可能有吃、碰或明杠。")),
+    (
+        "cannot win on the first turn",
+        gettext_noop("天听之后不能再有天胡、地胡或人胡。"),
+    ),
+    ("is 天听", gettext_noop("闲家第一次摸牌之前的报听就是天听：请勾选天听。")),
+    ("cannot be in a claimed meld", gettext_noop("财神不能打出，也不能吃、碰、明杠。")),
+)
+
+
+def _engine_reason(detail: str) -> str:
+    for fragment, words in _ENGINE_REASONS:
+        if fragment in detail:
+            return _(words)
+    return ""
 
 
 def explain_edit(code: str) -> str:

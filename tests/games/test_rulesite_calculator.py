@@ -136,3 +136,19 @@ def test_a_deferred_wait_links_to_its_own_score(client, monkeypatch):
     ).content.decode()
     assert html.count('data-deferred="1"') == 33
     assert "hand=1122335566778m9p" in html.replace("&amp;", "&")
+
+
+@pytest.mark.parametrize(
+    ("situation", "words"),
+    [
+        ({"self_drawn": True, "kong": True}, "杠上开花要有杠"),
+        ({"first": "heavenly"}, "都是自摸"),
+        ({"first": "human", "self_drawn": True}, "人胡是和庄家打出的第一张牌"),
+    ],
+)
+def test_situations_the_engine_refuses_are_explained_in_words(situation, words):
+    from games.rulesite.messages import explain
+
+    c = calculate(CalcInput(ruleset="erren", hand="1112345678999m5m", **situation))
+    assert c.error.code is ErrorCode.IMPOSSIBLE
+    assert words in explain(c.error)
