@@ -286,9 +286,7 @@ def comparison() -> dict[str, Any]:
     systems = [
         {
             "name": _(name),
-            "cells": [
-                texts.system_text(rs, s) if s in rs.systems else "" for rs in sets
-            ],
+            "cells": [texts.system_brief(rs, s) for rs in sets],
         }
         for s, name in texts.SYSTEM_NAMES.items()
     ]

@@ -317,3 +317,35 @@ def interpretations(rs: RuleSet) -> list[ChoiceText]:
         ChoiceText(i.key, i.en if english else i.zh)
         for i in INTERPRETATIONS.get(rs.name, ())
     ]
+
+
+def system_brief(rs: RuleSet, system: System) -> str:
+    """A few words on ``system`` in ``rs`` for the comparison table
+    (``""`` when the rule set does not have it)."""
+    if system not in rs.systems:
+        return ""
+    if system is System.READY:
+        pts = _fan_points(rs, "READY_HAND")
+        if pts:
+            return _("报听 %(n)s 番") % {"n": pts}
+        if "ready_win" in rs.multipliers:
+            return _("听牌胡 ×%(f)s") % {"f": factor(rs, "ready_win")}
+        return _("有，不加分")
+    if system in (System.OPEN_HAND, System.START_DOUBLE, System.DEAL_DOUBLE):
+        key = {
+            System.OPEN_HAND: "open_hand",
+            System.START_DOUBLE: "start_double",
+            System.DEAL_DOUBLE: "deal_double",
+        }[system]
+        return _("每家 ×%(f)s") % {"f": factor(rs, key)}
+    if system is System.WIN_DOUBLE:
+        return _("最多 %(n)s 次") % {"n": rs.max_win_doubles}
+    if system is System.TASK_DOUBLE:
+        return _("另加 底番 × %(f)s") % {"f": factor(rs, "task_double")}
+    if system is System.SWAP:
+        return _("最多 %(n)s 张，第一张免费") % {"n": rs.max_swaps}
+    if system is System.BONUS_TILE:
+        return _("另加 %(n)s 番") % {"n": _fan_points(rs, "BONUS_TILE") or 0}
+    if system is System.WILD:
+        return _("一种财神，白板代替")
+    return _("%(n)s 张花牌") % {"n": len(rs.flowers)}
