@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -137,3 +139,25 @@ def test_any_sequence_of_clicks_keeps_a_readable_notation(clicks):
             assert exc.code in ("chi_range", "bad_click", "unreadable")
         parse_hand(text)  # always parses
         calculate(CalcInput(ruleset="mcr", hand=text))
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["ruleset", "hand", "tap", "op", "mode", "seat", "first", "wild", "kong"]
+        ),
+        st.text(alphabet=NOTATION_CHARS + 'abcdelrswz:<>&"', max_size=30),
+        max_size=6,
+    ),
+    st.sampled_from(["", "calc-out", "calc"]),
+)
+def test_the_page_answers_any_query(client, query, target):
+    headers = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": target} if target else {}
+    response = client.get(reverse("games:calculator"), query, **headers)
+    assert response.status_code in (200, 302)
