@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games.rules import rulesets
 from games.rulesite.builder import EditError, apply_edit
 from games.rulesite.calculator import CalcInput, ErrorCode, calculate
 
@@ -152,3 +153,21 @@ def test_situations_the_engine_refuses_are_explained_in_words(situation, words):
     c = calculate(CalcInput(ruleset="erren", hand="1112345678999m5m", **situation))
     assert c.error.code is ErrorCode.IMPOSSIBLE
     assert words in explain(c.error)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", rulesets.NAMES)
+def test_each_rule_sets_palette_and_situation_fields(client, name):
+    import re
+
+    rs = rulesets.get(name)
+    html = client.get(reverse("games:calculator"), {"ruleset": name}).content.decode()
+    palette = html.split('data-testid="calc-palette"', 1)[1].split("</div>\n", 1)[0]
+    tiles = re.findall(r'class="palette-tile" data-tile="(\w+)"', html)
+    assert tiles == [str(t) for t in (*rs.kinds, *rs.flowers)]
+    assert palette
+    ids = {f.id for f in rs.fans}
+    assert ('name="first"' in html) == ("HEAVENLY_HAND" in ids)
+    assert ('name="bonus"' in html) == (name == "jj")
+    assert ('name="wild"' in html) == (name == "liangren")
+    assert ('name="last_tile"' in html) == ("LAST_TILE" in ids)
