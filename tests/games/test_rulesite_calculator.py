@@ -171,3 +171,11 @@ def test_each_rule_sets_palette_and_situation_fields(client, name):
     assert ('name="bonus"' in html) == (name == "jj")
     assert ('name="wild"' in html) == (name == "liangren")
     assert ('name="last_tile"' in html) == ("LAST_TILE" in ids)
+
+
+def test_a_complete_hand_below_the_minimum_says_so_and_keeps_its_fans():
+    c = calc("123789m456p234s55s")
+    assert c.error.code is ErrorCode.BELOW_MINIMUM
+    assert c.error.expected == (8,) and c.error.count == 5  # 门前清 2 平和 2 老少副 1
+    assert c.total is None
+    assert "ALL_CHOWS" in {f.id for f in c.outcome.lines}
