@@ -21,7 +21,7 @@ that both agree on every combination.
 
 from __future__ import annotations
 
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import BigIntegerField, Case, F, Q, Value, When
 from django.db.models.expressions import Expression
 
 
@@ -52,4 +52,5 @@ def hand_points_sql(prefix: str = "") -> Expression:
             then=F(f"{prefix}fan") * F(f"{prefix}multiplier"),
         ),
         default=Value(0),
+        output_field=BigIntegerField(),
     )

@@ -90,7 +90,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.template import TemplateDoesNotExist, engines
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
@@ -127,29 +127,60 @@ def _record_url(hand_id: int | None) -> str | None:
         return f"/hands/{hand_id}/"
 
 
-_LEVELS: tuple[float, list[tuple[int, str]]] = (0.0, [])
+_LEVELS: tuple[float, list[tuple[int, str, str]]] = (0.0, [])
 LEVELS_TTL = 60.0
 
 
-def _level_name(points: int) -> str | None:
-    """The active scheme's level for ``points`` (as accounts.selectors
-    .level_for_points), from a per-process copy refreshed every minute: frames
-    are rendered after every event and the scheme changes rarely."""
+def _level_info(points: int) -> dict[str, Any] | None:
+    """The active scheme's level for ``points`` and the progress to the next.
+
+    As ``accounts.selectors.level_progress``, from a per-process copy of the
+    levels refreshed every minute (frames are rendered after every event and
+    the scheme changes rarely).  Shape: ``{name, badge (static URL), fraction
+    0..1, next (name or None), to_next (points or None)}``; None without a
+    scheme.
+    """
+    from django.templatetags.static import static
+
+    from accounts.badges import badge_path
+
     global _LEVELS
     fetched, levels = _LEVELS
     if time.monotonic() - fetched > LEVELS_TTL:
         scheme = level_scheme_active()
         levels = (
-            sorted(scheme.levels.values_list("min_points", "name")) if scheme else []
+            [
+                (lv.min_points, lv.name, static(badge_path(lv)))
+                for lv in scheme.levels.select_related("scheme").order_by("min_points")
+            ]
+            if scheme
+            else []
         )
         _LEVELS = (time.monotonic(), levels)
     if not levels:
         return None
-    name = levels[0][1]
-    for min_points, level in levels:
+    i = 0
+    for j, (min_points, _name, _badge) in enumerate(levels):
         if points >= min_points:
-            name = level
-    return name
+            i = j
+    min_points, name, badge = levels[i]
+    nxt = levels[i + 1] if i + 1 < len(levels) else None
+    fraction = 1.0
+    if nxt is not None:
+        span = nxt[0] - min_points
+        fraction = min(max(points - min_points, 0), span) / span
+    return {
+        "name": name,
+        "badge": badge,
+        "fraction": fraction,
+        "next": nxt[1] if nxt else None,
+        "to_next": nxt[0] - points if nxt else None,
+    }
+
+
+def _level_name(points: int) -> str | None:
+    info = _level_info(points)
+    return info["name"] if info else None
 
 
 _PROFILES: OrderedDict[tuple[Any, ...], dict[int, Profile]] = OrderedDict()
@@ -182,8 +213,17 @@ def _profiles(table: Table) -> dict[int, Profile]:
             if cached is not None:
                 _PROFILES.move_to_end(key)
                 return cached
+    from leaderboard.models import OVERALL, PlayerStats
+
     ids = [u for u in (table.seat0_id, table.seat1_id) if u is not None]
-    found = {p.user_id: p for p in Profile.objects.filter(user_id__in=ids)}
+    stats = PlayerStats.objects.filter(user_id=OuterRef("user_id"), ruleset=OVERALL)
+    found = {
+        p.user_id: p
+        for p in Profile.objects.filter(user_id__in=ids).annotate(
+            skill=Subquery(stats.values("rating")[:1]),
+            skill_deviation=Subquery(stats.values("deviation")[:1]),
+        )
+    }
     if live:
         with _PROFILES_LOCK:
             _PROFILES[key] = found
@@ -213,19 +253,29 @@ def _player(
         bot = not table.is_human(seat)
         # one name for the computer everywhere (lobby, records, seed_demo)
         nickname = bot_name(table.bot_level) if bot else gettext("等待入座")
-        level = balance = rating = None
+        level = balance = rating = info = skill = None
+        provisional = True
     else:
+        from leaderboard.rating import is_provisional
+
         bot = profile.is_bot or not table.is_human(seat)
         nickname = profile.nickname
-        level = _level_name(profile.rating_points)
+        info = _level_info(profile.rating_points)
+        level = info["name"] if info else None
         balance, rating = profile.coins, profile.rating_points
+        raw = getattr(profile, "skill", None)
+        skill = round(raw) if raw is not None else None
+        provisional = is_provisional(getattr(profile, "skill_deviation", None) or 350.0)
     wind = side.get("wind")
     return {
         "seat": seat,
         "nickname": nickname,
         "level": level,
+        "level_info": info,
         "balance": balance,
         "rating": rating,
+        "skill": skill,
+        "provisional": provisional,
         "wind": wind,
         "wind_zh": WIND_ZH.get(wind or "", ""),
         "dealer": False,
@@ -400,6 +450,7 @@ def _settlement(
         deltas, skill = [0, 0], [0, 0]
     hands = result.get("hands") or [[], []]
     votes = table.continue_votes or []
+    rated = _rating_changes(record)
     return {
         "result": "win" if result.get("winner") is not None else "draw",
         "reason": result.get("reason"),
@@ -433,7 +484,39 @@ def _settlement(
         "continue_voted": {"me": seat in votes, "opponent": other in votes},
         "goto": _goto(table, seat),
         "task_done": bool(result.get("task_done")),
+        "rating": {"me": rated.get(seat), "opponent": rated.get(other)},
+        "level_up": None,
     }
+
+
+def _rating_changes(record: HandRecord) -> dict[int, dict[str, Any]]:
+    """Per seat, the skill rating after the hand and its change (rated hands)."""
+    from .models import HandSeat
+
+    rows = HandSeat.objects.filter(hand_id=record.pk, rating_after__isnull=False)
+    return {
+        seat: {"after": round(after), "change": round(after - (before or after))}
+        for seat, before, after in rows.values_list(
+            "seat", "rating_before", "rating_after"
+        )
+    }
+
+
+def _add_level_up(ctx: dict[str, Any]) -> None:
+    """Mark the settlement when this hand lifted the player to a new level (升级!).
+
+    The profile is read after the settlement, so the level before is the one
+    of ``points - this hand's points``.
+    """
+    st = ctx.get("settlement")
+    me = (ctx.get("players") or {}).get("me") or {}
+    if not st or st.get("practice") or me.get("rating") is None:
+        return
+    gained = int((st.get("skill") or {}).get("me") or 0)
+    after = me.get("level_info")
+    before = _level_info(int(me["rating"]) - gained)
+    if gained > 0 and after and before and after["name"] != before["name"]:
+        st["level_up"] = after
 
 
 def _goto(table: Table, seat: int) -> str | None:
@@ -592,6 +675,7 @@ def seat_context(
                 "flowers": [],
                 "count": len(hands[1 - seat]),
             }
+        _add_level_up(ctx)
         return ctx
 
     assert hand is not None
@@ -661,6 +745,7 @@ def seat_context(
             else None
         ),
     )
+    _add_level_up(ctx)
     return ctx
 
 

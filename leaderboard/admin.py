@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import PlayerStats
+from .models import BoardSnapshot, PlayerStats
 
 
 @admin.register(PlayerStats)
@@ -29,6 +29,23 @@ class PlayerStatsAdmin(admin.ModelAdmin):
     list_filter = ["ruleset"]
     search_fields = ["=user__username", "user__profile__nickname"]
     list_select_related = ["user"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(BoardSnapshot)
+class BoardSnapshotAdmin(admin.ModelAdmin):
+    """The nightly snapshots (read-only: the recalculation writes them)."""
+
+    list_display = ["date", "board", "period", "ruleset", "rank", "user", "value"]
+    list_filter = ["board", "period", "ruleset", "date"]
+    search_fields = ["=user__username", "user__profile__nickname"]
+    list_select_related = ["user"]
+    date_hierarchy = "date"
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

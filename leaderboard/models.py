@@ -88,3 +88,48 @@ class PlayerStats(models.Model):
     def average_fan(self) -> float | None:
         """Mean 总番数 of the player's wins; None before the first win."""
         return self.fan_sum / self.wins if self.wins else None
+
+
+class BoardSnapshot(models.Model):
+    """One player's place on one board on one date (the nightly snapshot).
+
+    Written by the nightly recalculation (``leaderboard.recalc``): for date
+    ``date``, every board (``board`` × ``period`` × ``ruleset``, ``""`` =
+    all rule sets) as it stood at the end of that day.  The live boards
+    compare with the latest snapshot before today to show rank movement
+    (▲3 / ▼1 / new).  A rerun for the same date replaces that date's rows.
+    """
+
+    date = models.DateField(_("日期"))
+    board = models.CharField(_("榜单"), max_length=8)
+    period = models.CharField(_("周期"), max_length=8)
+    ruleset = models.CharField(_("规则"), max_length=16, blank=True, default=OVERALL)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("玩家"),
+    )
+    rank = models.PositiveIntegerField(_("名次"))
+    value = models.FloatField(_("数值"))
+
+    class Meta:
+        verbose_name = _("榜单快照")
+        verbose_name_plural = _("榜单快照")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["date", "board", "period", "ruleset", "user"],
+                name="unique_snapshot_row",
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["board", "period", "ruleset", "date", "user"],
+                name="snapshot_lookup",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.date} {self.board}/{self.period}/{self.ruleset or '*'} #{self.rank}"
+        )

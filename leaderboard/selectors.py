@@ -1,52 +1,314 @@
-"""Leaderboard reads."""
+"""Leaderboard reads: the boards (排行榜), a player's own row, rank movement.
+
+A board is (``board``, ``period``, ``ruleset``): by 实力积分 (``points``, with
+levels), 游戏币 (``coins``), skill rating (``rating``), win rate
+(``winrate``, at least ``MAHJONG_BOARD_MIN_HANDS`` hands) or biggest hand
+(``maxfan``); over today, this week, this month or all time; in one rule set
+or all (``ruleset=""``).
+
+* All-time boards sort ``PlayerStats`` rows (indexed per rule set and
+  board); the overall 实力积分 and 游戏币 boards sort the balances
+  themselves (``Profile.rating_points`` / ``coins``, indexed).
+* Period boards aggregate ``HandSeat`` rows in the period (indexed by
+  ``ended`` and by ``ruleset, ended``): the points and coins the hands
+  moved, win rate, biggest win.  The rating board of a period ranks current
+  ratings of the players active in it.
+
+Every board is filtered by :func:`leaderboard.eligibility.board_eligible`,
+keeps only players active in the period (at least one hand), and the
+rating board leaves out provisional ratings (σ ≥ 110).  One query builds a
+page (plus the paginator's count, the movement lookup and the player's own
+row: a constant number, tested).  The nightly snapshot ranks the very same
+query (``leaderboard.recalc``).
+"""
+
+from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
+from typing import Any
 
+from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    Exists,
+    F,
+    FloatField,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Cast, Coalesce
 
-from accounts.models import Level, Profile
+from accounts.models import Level
 from accounts.selectors import level_scheme_active
+from games.models import HandSeat
 
-from .models import OVERALL, PlayerStats
+from .eligibility import board_eligible
+from .models import OVERALL, BoardSnapshot, PlayerStats
+from .periods import PERIODS, local_today, period_range
+from .rating import PROVISIONAL_DEVIATION
+
+BOARDS = ("points", "coins", "rating", "winrate", "maxfan")
 
 
-@dataclass(frozen=True)
-class LeaderboardRow:
-    """One ranked player: 1-based ``rank``, profile and level by the active scheme."""
+@dataclass(frozen=True, slots=True)
+class BoardKey:
+    """Which board: kind, period and rule set (``""`` = all rule sets).
+
+    Raises ``ValueError`` (from :func:`board_key`) for unknown parts.
+    """
+
+    board: str = "points"
+    period: str = "all"
+    ruleset: str = OVERALL
+
+
+def board_key(
+    *, board: str | None, period: str | None, ruleset: str | None
+) -> BoardKey:
+    """Parse a board's parts, defaulting missing ones (points, all time, overall).
+
+    Raises:
+        ValueError: an unknown board, period or rule set.
+    """
+    from games.rules.rulesets import NAMES
+
+    key = BoardKey(board or "points", period or "all", ruleset or OVERALL)
+    if key.board not in BOARDS:
+        raise ValueError(f"unknown board {key.board!r}")
+    if key.period not in PERIODS:
+        raise ValueError(f"unknown period {key.period!r}")
+    if key.ruleset and key.ruleset not in NAMES:
+        raise ValueError(f"unknown rule set {key.ruleset!r}")
+    return key
+
+
+def _stats_board(key: BoardKey) -> QuerySet[Any]:
+    rows = PlayerStats.objects.filter(
+        board_eligible(), ruleset=key.ruleset, hands__gt=0
+    )
+    overall = key.ruleset == OVERALL
+    value: Any
+    if key.board == "points":
+        value = F("user__profile__rating_points") if overall else F("points")
+    elif key.board == "coins":
+        value = F("user__profile__coins") if overall else F("coins")
+    elif key.board == "rating":
+        rows = rows.filter(deviation__lt=PROVISIONAL_DEVIATION)
+        value = F("rating")
+    elif key.board == "winrate":
+        rows = rows.filter(hands__gte=settings.MAHJONG_BOARD_MIN_HANDS)
+        value = F("win_rate")
+    else:
+        rows = rows.filter(max_fan__gt=0)
+        value = F("max_fan")
+    return rows.values(
+        "user_id",
+        "hands",
+        "wins",
+        "deviation",
+        nickname=F("user__profile__nickname"),
+        level_points=F("user__profile__rating_points"),
+    ).annotate(value=Cast(value, FloatField()))
+
+
+def _hands_in(key: BoardKey, day: date) -> QuerySet[HandSeat]:
+    start, end = period_range(period=key.period, day=day)
+    seats = HandSeat.objects.filter(ended__lt=end).exclude(
+        result=HandSeat.Result.ANNULLED
+    )
+    if start is not None:
+        seats = seats.filter(ended__gte=start)
+    if key.ruleset:
+        seats = seats.filter(ruleset=key.ruleset)
+    return seats
+
+
+def _period_board(key: BoardKey, day: date) -> QuerySet[Any]:
+    if key.board == "rating":
+        active = _hands_in(key, day).filter(user_id=OuterRef("user_id"))
+        return (
+            _stats_board(BoardKey("rating", "all", key.ruleset))
+            .filter(Exists(active))
+            .order_by()
+        )
+    seats = _hands_in(key, day).filter(board_eligible())
+    big = BigIntegerField()
+    kept = Case(
+        When(reversed=True, then=Value(0)), default=F("points"), output_field=big
+    )
+    kept_coins = Case(
+        When(reversed=True, then=Value(0)), default=F("coins"), output_field=big
+    )
+    wins = Sum(Cast("won", IntegerField()))
+    rows = seats.values(
+        "user_id",
+        nickname=F("user__profile__nickname"),
+        level_points=F("user__profile__rating_points"),
+    ).annotate(hands=Count("id"), wins=wins, deviation=Value(None, FloatField()))
+    if key.board == "points":
+        rows = rows.annotate(value=Cast(Sum(kept), FloatField()))
+    elif key.board == "coins":
+        rows = rows.annotate(value=Cast(Sum(kept_coins), FloatField()))
+    elif key.board == "winrate":
+        rows = rows.annotate(
+            value=Cast(wins, FloatField()) / Cast(Count("id"), FloatField())
+        ).filter(hands__gte=settings.MAHJONG_BOARD_MIN_HANDS)
+    else:
+        rows = rows.annotate(
+            value=Cast(Coalesce(Max("fan", filter=Q(won=True)), 0), FloatField())
+        ).filter(value__gt=0)
+    return rows
+
+
+def board_queryset(*, key: BoardKey, day: date | None = None) -> QuerySet[Any]:
+    """Every eligible row of board ``key``, best first, as dicts.
+
+    Keys: ``user_id``, ``nickname``, ``value`` (the sort value, a float:
+    points, coins, rating μ, win rate 0..1 or fan), ``hands``, ``wins``,
+    ``deviation`` (rating boards), ``level_points`` (the player's 实力积分,
+    for the level).  Ties go to the lower user id (the earlier sign-up).
+    ``day`` (server date, default today) places the period; the nightly
+    snapshot of a date passes that date.  All-time boards are the current
+    standings.
+    """
+    day = day or local_today()
+    rows = _stats_board(key) if key.period == "all" else _period_board(key, day)
+    return rows.order_by("-value", "user_id")
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """One ranked player on a board page.
+
+    ``move`` is the change of rank since the previous snapshot (positive =
+    up), None when the player was not on it (``new``) or there is no
+    snapshot to compare with (``baseline`` is None on the page).
+    """
 
     rank: int
-    profile: Profile
+    user_id: int
+    nickname: str
+    value: float
+    hands: int
+    wins: int
     level: Level | None
+    move: int | None
+    new: bool
+    is_me: bool
 
 
-def leaderboard_page(
-    *, page_number: int | str | None, per_page: int
-) -> tuple[Page, list[LeaderboardRow]]:
-    """Return one page of human players by 实力积分 (ties: earlier sign-up first).
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    """A page of a board, the signed-in player's row and the snapshot compared."""
 
-    Bots are left out. Levels come from the active scheme, loaded once per page.
-    """
-    hands = PlayerStats.objects.filter(user_id=OuterRef("user_id"), ruleset=OVERALL)
-    profiles = (
-        Profile.objects.filter(is_bot=False, user__is_active=True)
-        .annotate(hands=Coalesce(Subquery(hands.values("hands")[:1]), 0))
-        .order_by("-rating_points", "created", "id")
-    )
-    page = Paginator(profiles, per_page).get_page(page_number)
+    key: BoardKey
+    page: Page
+    rows: list[BoardRow]
+    me: BoardRow | None
+    me_on_page: bool
+    baseline: date | None
+
+
+def _levels() -> list[Level]:
     scheme = level_scheme_active()
-    levels = list(scheme.levels.order_by("-min_points")) if scheme else []
-    rows = []
-    for offset, profile in enumerate(page.object_list):
-        level = next(
-            (lv for lv in levels if lv.min_points <= profile.rating_points), None
+    return list(scheme.levels.order_by("-min_points")) if scheme else []
+
+
+def _level(levels: list[Level], points: int) -> Level | None:
+    for level in levels:
+        if level.min_points <= points:
+            return level
+    return levels[-1] if levels else None
+
+
+def _baseline(key: BoardKey, today: date) -> date | None:
+    latest = (
+        BoardSnapshot.objects.filter(
+            board=key.board, period=key.period, ruleset=key.ruleset, date__lt=today
         )
-        if level is None and levels:
-            level = levels[-1]
-        rows.append(
-            LeaderboardRow(
-                rank=page.start_index() + offset, profile=profile, level=level
-            )
+        .order_by("-date")
+        .values_list("date", flat=True)
+        .first()
+    )
+    return latest
+
+
+def _rank_of(rows: QuerySet[Any], user_id: int) -> tuple[int, dict[str, Any]] | None:
+    mine = rows.filter(user_id=user_id).first()
+    if mine is None:
+        return None
+    value = mine["value"]
+    ahead = rows.filter(Q(value__gt=value) | Q(value=value, user_id__lt=user_id))
+    return ahead.count() + 1, mine
+
+
+def board_page(
+    *,
+    key: BoardKey,
+    page_number: int | str | None,
+    per_page: int,
+    user_id: int | None = None,
+    day: date | None = None,
+) -> BoardPage:
+    """Return one page of board ``key`` with movement and the player's own row.
+
+    ``user_id`` (the signed-in player) gets their row even when it is on
+    another page (``me``; ``me_on_page`` tells).  Movement compares with the
+    latest snapshot dated before ``day`` (default today).  A constant number
+    of queries, whatever the page size.
+    """
+    today = day or local_today()
+    rows = board_queryset(key=key, day=today)
+    page = Paginator(rows, per_page).get_page(page_number)
+    found = list(page.object_list)
+    mine = _rank_of(rows, user_id) if user_id is not None else None
+    baseline = _baseline(key, today)
+    ids = [r["user_id"] for r in found] + ([user_id] if mine else [])
+    before: dict[int, int] = {}
+    if baseline is not None and ids:
+        before = dict(
+            BoardSnapshot.objects.filter(
+                board=key.board,
+                period=key.period,
+                ruleset=key.ruleset,
+                date=baseline,
+                user_id__in=ids,
+            ).values_list("user_id", "rank")
         )
-    return page, rows
+    levels = _levels()
+
+    def row(rank: int, r: dict[str, Any]) -> BoardRow:
+        old = before.get(r["user_id"])
+        return BoardRow(
+            rank=rank,
+            user_id=r["user_id"],
+            nickname=r["nickname"],
+            value=float(r["value"] or 0),
+            hands=int(r["hands"] or 0),
+            wins=int(r["wins"] or 0),
+            level=_level(levels, int(r["level_points"] or 0)),
+            move=(old - rank) if old is not None else None,
+            new=baseline is not None and old is None,
+            is_me=r["user_id"] == user_id,
+        )
+
+    out = [row(page.start_index() + i, r) for i, r in enumerate(found)]
+    me = row(*mine) if mine else None
+    return BoardPage(
+        key=key,
+        page=page,
+        rows=out,
+        me=me,
+        me_on_page=any(r.is_me for r in out),
+        baseline=baseline,
+    )

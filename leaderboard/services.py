@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.db.models import F
-from django.db.models.functions import Greatest
+from django.db.models.functions import Coalesce, Greatest
 
 from .models import OVERALL, PlayerStats
 from .rating import Rating, rate_hand
@@ -92,7 +92,9 @@ def stats_record_hand(*, seats: Sequence[HandSeat]) -> None:
                 "coins": F("coins") + seat.coins,
                 "fan_sum": F("fan_sum") + (seat.fan if seat.won else 0),
                 "max_fan": Greatest(F("max_fan"), seat.fan if seat.won else 0),
-                "last_played": seat.ended,
+                "last_played": Greatest(
+                    Coalesce(F("last_played"), seat.ended), seat.ended
+                ),
             }
             if winner is not None:
                 changes.update(

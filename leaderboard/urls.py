@@ -4,4 +4,7 @@ from . import views
 
 app_name = "leaderboard"
 
-urlpatterns = [path("", views.index, name="index")]
+urlpatterns = [
+    path("leaderboard/", views.index, name="index"),
+    path("players/<path:nickname>/", views.player, name="player"),
+]

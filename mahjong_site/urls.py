@@ -17,6 +17,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("me/", include("accounts.urls")),
     path("", include("games.urls")),
-    path("leaderboard/", include("leaderboard.urls")),
+    path("", include("leaderboard.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -22,6 +22,12 @@ MAHJONG_LEADERBOARD_PAGE_SIZE: int = env.int(
     "MAHJONG_LEADERBOARD_PAGE_SIZE", default=50
 )
 
+#: Hands a player needs in a period to be on the win-rate board (胜率榜).
+MAHJONG_BOARD_MIN_HANDS: int = env.int("MAHJONG_BOARD_MIN_HANDS", default=10)
+
+#: Days of nightly board snapshots kept (older dates are deleted by the run).
+MAHJONG_SNAPSHOT_DAYS: int = env.int("MAHJONG_SNAPSHOT_DAYS", default=60)
+
 # --- Live tables (games.services) ------------------------------------------------
 #: Seconds a disconnected seat keeps control before 托管 takes over (seed 000 异常处理).
 MAHJONG_DISCONNECT_GRACE: float = env.float("MAHJONG_DISCONNECT_GRACE", default=20.0)

@@ -1,0 +1,117 @@
+"""Server-rendered SVG charts of the player pages (pygal, no script, no CDN).
+
+pygal renders the SVG; :func:`_inline` strips what a page must not carry
+(pygal's inline ``<script>`` config and comments with addresses), so the
+chart is plain inline SVG that scales with its box (``viewBox`` only) and
+reads the same on a phone.  Labels arrive translated by the caller.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pygal
+from django.utils.safestring import SafeString, mark_safe
+from pygal.style import Style
+
+FELT = "#17463a"
+GOLD = "#d4a93c"
+INK = "#2b2b2b"
+
+_STYLE = Style(
+    background="transparent",
+    plot_background="transparent",
+    foreground=INK,
+    foreground_strong=INK,
+    foreground_subtle="#d9d2bf",
+    opacity=".85",
+    opacity_hover="1",
+    colors=(FELT, GOLD),
+    font_family="system-ui, 'PingFang SC', 'Noto Sans CJK SC', sans-serif",
+    label_font_size=17,
+    major_label_font_size=17,
+    value_font_size=16,
+    tooltip_font_size=16,
+)
+
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def _inline(svg: str, *, testid: str, title: str) -> SafeString:
+    svg = _COMMENT.sub("", _SCRIPT.sub("", svg))
+    svg = svg.replace(
+        "<svg ",
+        f'<svg data-testid="{testid}" role="img" aria-label="{_escape(title)}" ',
+        1,
+    )
+    return mark_safe(svg)  # noqa: S308 - built from our numbers and escaped labels
+
+
+def _escape(text: str) -> str:
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+    )
+
+
+def rating_chart(
+    *, ratings: Sequence[float], title: str, series: str, no_data: str
+) -> SafeString:
+    """A line of the rating after each rated hand (oldest first).
+
+    ``ratings`` are μ values; ``title`` is the chart's accessible name,
+    ``series`` the line's name, ``no_data`` the text shown without hands.
+    Returns inline ``<svg data-testid="rating-chart">``.
+    """
+    chart = pygal.Line(
+        style=_STYLE,
+        js=[],
+        disable_xml_declaration=True,
+        explicit_size=False,
+        width=400,
+        height=240,
+        show_legend=False,
+        show_dots=len(ratings) <= 40,
+        dots_size=3,
+        fill=False,
+        show_x_labels=False,
+        show_y_guides=True,
+        margin=8,
+        no_data_text=no_data,
+        value_formatter=lambda v: f"{v:.0f}",
+        truncate_label=-1,
+    )
+    chart.add(series, [round(r, 1) for r in ratings], stroke_style={"width": 2.5})
+    return _inline(chart.render(is_unicode=True), testid="rating-chart", title=title)
+
+
+def fan_chart(
+    *, fans: Sequence[tuple[str, int]], title: str, series: str, no_data: str
+) -> SafeString:
+    """Horizontal bars of the most frequent fans of a player's wins.
+
+    ``fans`` are ``(name, count)``, most frequent first.  Returns inline
+    ``<svg data-testid="fan-chart">``.
+    """
+    shown = list(fans)[::-1]  # pygal draws the first bar at the bottom
+    chart = pygal.HorizontalBar(
+        style=_STYLE,
+        js=[],
+        disable_xml_declaration=True,
+        explicit_size=False,
+        width=400,
+        height=max(140, 34 * len(shown) + 44),
+        show_legend=False,
+        print_values=True,
+        margin=8,
+        no_data_text=no_data,
+        truncate_label=-1,
+        show_y_guides=False,
+    )
+    chart.x_labels = [name for name, _n in shown]
+    chart.add(series, [n for _name, n in shown])
+    return _inline(chart.render(is_unicode=True), testid="fan-chart", title=title)

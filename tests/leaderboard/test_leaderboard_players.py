@@ -1,0 +1,98 @@
+"""Player pages: statistics, SVG charts without script, head-to-head, recent hands."""
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+from django.urls import reverse
+
+from accounts.services import bot_account
+from leaderboard.rating import PROVISIONAL_DEVIATION
+from tests.games.conftest import make_player
+from tests.leaderboard.factory import hand
+
+pytestmark = pytest.mark.django_db
+
+WHEN = datetime(2026, 3, 2, 4, tzinfo=UTC)
+
+
+@pytest.fixture
+def ann():
+    a, b = make_player("ann"), make_player("bo")
+    bot = bot_account(level="hard")
+    hand(a, b, ended=WHEN, winner=0, fan=8, fans=("PURE_STRAIGHT", "ALL_CHOWS"))
+    hand(a, b, ended=WHEN, winner=0, fan=12, self_drawn=True, fans=("PURE_STRAIGHT",))
+    hand(b, a, ended=WHEN, winner=0, fan=6, fans=("ALL_CHOWS",))
+    hand(a, b, ended=WHEN, winner=None)
+    hand(a, bot, ended=WHEN, winner=1, fan=9, practice=True)
+    return a, b
+
+
+def test_the_player_page_shows_the_statistics(client, ann):
+    a, b = ann
+    client.force_login(b)
+    html = client.get(reverse("leaderboard:player", args=["ann"])).content.decode()
+    # 5 hands: 2 wins (1 自摸), dealt in twice (bo's win, the bot's win)
+    assert 'data-stat="hands">5<' in html
+    assert 'data-stat="win-rate">40.0%<' in html
+    assert 'data-stat="self-drawn-rate">20.0%<' in html
+    assert 'data-stat="deal-in-rate">40.0%<' in html
+    assert 'data-stat="average-fan">10.0<' in html
+    assert 'data-stat="max-fan">12<' in html
+    assert 'data-testid="player-level"' in html and 'data-level="雀蛋"' in html
+    rating = re.search(r'data-testid="player-rating" data-rating="(\d+)"', html)
+    assert rating and 'data-provisional="1"' in html and ">?</span>" in html
+    # head-to-head: bo 4 hands (ann 2 wins, 1 loss, 1 draw), the bot 1
+    assert re.search(
+        r'data-opponent="bo">.*?<td class="num">4</td><td class="num">2</td>'
+        r'<td class="num">1</td>',
+        html,
+        re.S,
+    )
+    assert "电脑（困难）" in html
+    # recent hands: bo took part in four of them, so four replay links
+    recent = html[html.index('data-testid="recent-hands"') :]
+    assert recent.count("<tr data-hand=") == 5
+    assert recent.count('data-testid="replay-link"') == 4
+
+
+def test_charts_are_inline_svg_without_script_or_outside_addresses(client, ann):
+    html = client.get(reverse("leaderboard:player", args=["ANN"])).content.decode()
+    for testid in ("rating-chart", "fan-chart"):
+        m = re.search(rf'<svg data-testid="{testid}"[^>]*>(.*?)</svg>', html, re.S)
+        assert m, testid
+    assert "<script" not in html.split("<body", 1)[1].split("<footer", 1)[0]
+    # nothing loaded from elsewhere (no CDN): no outside src, and the charts
+    # name no address but the SVG namespace
+    assert not re.findall(r'src="https?://', html)
+    for svg in re.findall(
+        r'<svg data-testid="(?:rating|fan)-chart".*?</svg>', html, re.S
+    ):
+        assert set(re.findall(r"https?://[^\s\"')]+", svg)) <= {
+            "http://www.w3.org/2000/svg",
+            "http://www.w3.org/1999/xlink",
+        }
+    # the fan chart names the most frequent fans, most frequent first
+    fan_svg = re.search(r'<svg data-testid="fan-chart".*?</svg>', html, re.S).group(0)
+    assert "清龙" in fan_svg and "平和" in fan_svg
+
+
+def test_english_player_page(client, ann):
+    client.post(reverse("set_language"), {"language": "en"})
+    html = client.get(reverse("leaderboard:player", args=["ann"])).content.decode()
+    assert "Win rate" in html and "Recent hands" in html
+    assert "Rating" in html
+    fan_svg = re.search(r'<svg data-testid="fan-chart".*?</svg>', html, re.S).group(0)
+    assert "Pure Straight" in fan_svg
+
+
+def test_a_bot_page_is_labelled_and_provisional_rule_holds(client, ann):
+    html = client.get(
+        reverse("leaderboard:player", args=["电脑（困难）"])
+    ).content.decode()
+    assert "bot-tag" in html
+    assert PROVISIONAL_DEVIATION == 110
+
+
+def test_unknown_player_is_404(client):
+    assert client.get(reverse("leaderboard:player", args=["nobody"])).status_code == 404
