@@ -49,8 +49,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, F, OuterRef, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import BigIntegerField, Case, Count, F, Max, Q, Sum, Value, When
 
 from accounts.ledger import POINTS, Movement, ledger_post, lock_profiles
 from accounts.models import LedgerEntry, Profile
@@ -104,77 +103,7 @@ def _t(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def _repair_points(lo: int, hi: int) -> tuple[int, int]:
-    """Step 1 for users ``lo..hi`` (profiles locked): re-apply the points rule.
-
-    Where a hand's booked points (its ``hand`` and ``recalc`` ledger entries)
-    differ from the rule, the difference is booked as a ``recalc`` entry;
-    hand rows whose ``points`` differ from the rule are set to it.  Reversed
-    hands are left alone (a moderator undid them).  Returns (entries booked,
-    rows repaired).
-    """
-    seats = HandSeat.objects.filter(
-        user_id__gte=lo, user_id__lte=hi, reversed=False
-    ).exclude(result=HandSeat.Result.ANNULLED)
-    booked = (
-        LedgerEntry.objects.filter(
-            hand_id=OuterRef("hand_id"),
-            user_id=OuterRef("user_id"),
-            currency=POINTS,
-            kind__in=[LedgerEntry.Kind.HAND, LedgerEntry.Kind.RECALC],
-        )
-        .values("user_id")
-        .annotate(total=Sum("amount"))
-        .values("total")
-    )
-    drifted = list(
-        seats.annotate(
-            rule=hand_points_sql(),
-            booked=Coalesce(Subquery(booked), Value(0), output_field=BigIntegerField()),
-        )
-        .exclude(booked=F("rule"))
-        .values_list("user_id", "hand_id", "booked", "rule")
-    )
-    if drifted:
-        ledger_post(
-            movements=[
-                Movement(
-                    user_id,
-                    POINTS,
-                    int(rule) - int(booked),
-                    LedgerEntry.Kind.RECALC,
-                    hand_id=hand_id,
-                    reason="nightly: points rule re-applied",
-                )
-                for user_id, hand_id, booked, rule in drifted
-            ],
-            locked=lock_profiles(user_ids={row[0] for row in drifted}),
-        )
-    rows = seats.exclude(points=hand_points_sql()).update(points=hand_points_sql())
-    return len(drifted), rows
-
-
-def _repair_balances(lo: int, hi: int) -> int:
-    """Step 2: balances that are not their ledger's sum are set to it."""
-    profile, ledger = _t(Profile._meta.db_table), _t(LedgerEntry._meta.db_table)
-
-    def total(currency: str) -> str:
-        return (
-            f"COALESCE((SELECT SUM(l.amount) FROM {ledger} l WHERE"
-            f" l.user_id = {profile}.user_id AND l.currency = '{currency}'), 0)"
-        )
-
-    sql = (
-        f"UPDATE {profile} SET coins = {total('coins')},"
-        f" rating_points = {total('points')}"
-        f" WHERE user_id BETWEEN %s AND %s AND"
-        f" (coins <> {total('coins')} OR rating_points <> {total('points')})"
-    )
-    with connection.cursor() as cur:
-        cur.execute(sql, [lo, hi])
-        return int(cur.rowcount)
-
-
+_RS, _AGG, _LEDGER = "recalc_rs", "recalc_agg", "recalc_ledger"
 _STAT_COLUMNS = (
     "hands",
     "wins",
@@ -190,119 +119,265 @@ _STAT_COLUMNS = (
     "deviation",
     "last_played",
 )
+_POINT_KINDS = ("hand", "recalc", "reversal")
+"""Ledger kinds that make up what a hand booked in points (its net)."""
 
 
-def _aggregates_sql() -> str:
-    """The counters of users ``%s..%s`` from HandSeat, per rule set and overall.
+def _count(q: Q) -> Sum:
+    return Sum(Case(When(q, then=Value(1)), default=Value(0)))
 
-    One row per (user_id, rs); parameters: lo, hi four times.
+
+def _seat_totals(lo: int, hi: int) -> tuple[str, list[Any]]:
+    """SQL of the one pass over the hand rows of users ``lo..hi``.
+
+    One row per (user, rule set): the counters, the points by the rule
+    (:func:`accounts.points.hand_points_sql`, compiled by the ORM), how many
+    rows store other points than the rule, and the ids of the latest rated
+    rows (ids follow the order the settlements rated the hands: a player's
+    settlements are serialised by the profile lock).
     """
-    seats = _t(HandSeat._meta.db_table)
-    t, f = "1", "0"
-    if connection.vendor == "postgresql":
-        t, f = "TRUE", "FALSE"
-
-    def counters(group: str, rs: str, rating_col: str, dev_col: str) -> str:
-        return f"""
-        SELECT h.user_id AS user_id, {rs} AS rs,
-            COUNT(*) AS hands,
-            SUM(CASE WHEN h.won = {t} THEN 1 ELSE 0 END) AS wins,
-            SUM(CASE WHEN h.self_drawn = {t} THEN 1 ELSE 0 END) AS self_drawn,
-            SUM(CASE WHEN h.dealt_in = {t} THEN 1 ELSE 0 END) AS dealt_in,
-            SUM(CASE WHEN h.result = 'draw' THEN 1 ELSE 0 END) AS draws,
-            SUM(CASE WHEN h.reversed = {f} THEN h.points ELSE 0 END) AS points,
-            SUM(CASE WHEN h.reversed = {f} THEN h.coins ELSE 0 END) AS coins,
-            SUM(CASE WHEN h.won = {t} THEN h.fan ELSE 0 END) AS fan_sum,
-            MAX(CASE WHEN h.won = {t} THEN h.fan ELSE 0 END) AS max_fan,
-            COUNT(h.{rating_col}) AS rated_hands,
-            MAX(h.ended) AS last_played
-        FROM {seats} h
-        WHERE h.user_id BETWEEN %s AND %s AND h.result <> 'annulled'
-        GROUP BY {group}"""
-
-    def latest(part: str, rs: str, rating_col: str, dev_col: str) -> str:
-        return f"""
-        SELECT user_id, {rs} AS rs, r, d FROM (
-            SELECT h.user_id, h.ruleset, h.{rating_col} AS r, h.{dev_col} AS d,
-                ROW_NUMBER() OVER (
-                    PARTITION BY {part} ORDER BY h.id DESC
-                ) AS n
-            FROM {seats} h
-            WHERE h.user_id BETWEEN %s AND %s AND h.{rating_col} IS NOT NULL
-        ) x WHERE n = 1"""
-
-    rs_r, rs_d = "ruleset_rating_after", "ruleset_deviation_after"
-    return f"""
-    WITH c AS (
-        {counters("h.user_id", "''", "rating_after", "deviation_after")}
-        UNION ALL
-        {counters("h.user_id, h.ruleset", "h.ruleset", rs_r, rs_d)}
-    ), r AS (
-        {latest("h.user_id", "''", "rating_after", "deviation_after")}
-        UNION ALL
-        {latest("h.user_id, h.ruleset", "ruleset", rs_r, rs_d)}
+    rule = hand_points_sql()
+    big = BigIntegerField()
+    live = Q(reversed=False)
+    qs = (
+        HandSeat.objects.filter(user_id__gte=lo, user_id__lte=hi)
+        .exclude(result=HandSeat.Result.ANNULLED)
+        .values("user_id", "ruleset")
+        .annotate(
+            n_hands=Count("id"),
+            n_wins=_count(Q(won=True)),
+            n_self_drawn=_count(Q(self_drawn=True)),
+            n_dealt_in=_count(Q(dealt_in=True)),
+            n_draws=_count(Q(result=HandSeat.Result.DRAW)),
+            n_points=Sum(
+                Case(When(live, then=rule), default=Value(0), output_field=big)
+            ),
+            n_coins=Sum(
+                Case(When(live, then=F("coins")), default=Value(0), output_field=big)
+            ),
+            n_fan_sum=Sum(Case(When(won=True, then=F("fan")), default=Value(0))),
+            n_max_fan=Max(Case(When(won=True, then=F("fan")), default=Value(0))),
+            n_rated=Count("ruleset_rating_after"),
+            n_last_rated=Max(
+                Case(When(ruleset_rating_after__isnull=False, then=F("id")))
+            ),
+            n_rated_all=Count("rating_after"),
+            n_last_rated_all=Max(Case(When(rating_after__isnull=False, then=F("id")))),
+            n_last_played=Max("ended"),
+            n_bad_rows=_count(live & ~Q(points=rule)),
+        )
+        .order_by()
     )
-    SELECT c.user_id, c.rs, c.hands, c.wins, c.self_drawn, c.dealt_in, c.draws,
-        c.points, c.coins, c.fan_sum, c.max_fan, c.rated_hands,
-        COALESCE(r.r, {MU}) AS rating, COALESCE(r.d, {SIGMA}) AS deviation,
-        c.last_played
-    FROM c LEFT JOIN r ON r.user_id = c.user_id AND r.rs = c.rs"""
+    sql, params = qs.query.sql_with_params()
+    return sql, list(params)
 
 
-def _repair_stats(lo: int, hi: int) -> tuple[int, int, int]:
-    """Step 3: rebuild PlayerStats of users ``lo..hi``.
+def _build_totals(cur: Any, lo: int, hi: int) -> None:
+    """Temp tables for users ``lo..hi``: ``recalc_rs`` (per rule set, one pass
+    over the hand rows), ``recalc_agg`` (the counters as PlayerStats rows:
+    each rule set and overall, derived from ``recalc_rs``) and
+    ``recalc_ledger`` (balances and each player's booked hand points, one pass
+    over the ledger)."""
+    seats = _t(HandSeat._meta.db_table)
+    profile, ledger = _t(Profile._meta.db_table), _t(LedgerEntry._meta.db_table)
+    sql, params = _seat_totals(lo, hi)
+    for table in (_RS, _AGG, _LEDGER):
+        cur.execute(f"DROP TABLE IF EXISTS {table}")
+    if connection.vendor == "postgresql":
+        # the per-batch aggregates fit in memory instead of spilling sorts to disk
+        cur.execute("SET LOCAL work_mem = '64MB'")
+    cur.execute(f"CREATE TEMP TABLE {_RS} AS {sql}", params)
+    per_rs = ", ".join(
+        f"c.n_{c} AS {c}"
+        for c in ("hands", "wins", "self_drawn", "dealt_in", "draws", "points")
+    )
+    cur.execute(
+        f"CREATE TEMP TABLE {_AGG} AS"
+        f" SELECT c.user_id AS user_id, c.ruleset AS rs, {per_rs},"
+        " c.n_coins AS coins, c.n_fan_sum AS fan_sum, c.n_max_fan AS max_fan,"
+        " c.n_rated AS rated_hands,"
+        f" COALESCE(r.ruleset_rating_after, {MU}) AS rating,"
+        f" COALESCE(r.ruleset_deviation_after, {SIGMA}) AS deviation,"
+        " c.n_last_played AS last_played, c.n_bad_rows AS bad_rows"
+        f" FROM {_RS} c LEFT JOIN {seats} r ON r.id = c.n_last_rated"
+        " UNION ALL"
+        " SELECT o.user_id, '', o.hands, o.wins, o.self_drawn, o.dealt_in, o.draws,"
+        " o.points, o.coins, o.fan_sum, o.max_fan, o.rated_hands,"
+        f" COALESCE(r.rating_after, {MU}), COALESCE(r.deviation_after, {SIGMA}),"
+        " o.last_played, o.bad_rows FROM ("
+        " SELECT user_id, SUM(n_hands) AS hands, SUM(n_wins) AS wins,"
+        " SUM(n_self_drawn) AS self_drawn, SUM(n_dealt_in) AS dealt_in,"
+        " SUM(n_draws) AS draws, SUM(n_points) AS points, SUM(n_coins) AS coins,"
+        " SUM(n_fan_sum) AS fan_sum, MAX(n_max_fan) AS max_fan,"
+        " SUM(n_rated_all) AS rated_hands, MAX(n_last_rated_all) AS last_rated,"
+        " MAX(n_last_played) AS last_played, SUM(n_bad_rows) AS bad_rows"
+        f" FROM {_RS} GROUP BY user_id) o"
+        f" LEFT JOIN {seats} r ON r.id = o.last_rated"
+    )
+    kinds = ", ".join(f"'{k}'" for k in _POINT_KINDS)
+    cur.execute(
+        f"CREATE TEMP TABLE {_LEDGER} AS"
+        " SELECT p.user_id AS user_id,"
+        " COALESCE(SUM(CASE WHEN l.currency = 'coins' THEN l.amount END), 0) AS c,"
+        " COALESCE(SUM(CASE WHEN l.currency = 'points' THEN l.amount END), 0) AS pt,"
+        " COALESCE(SUM(CASE WHEN l.currency = 'points' AND l.hand_id IS NOT NULL"
+        f" AND l.kind IN ({kinds}) THEN l.amount END), 0) AS booked"
+        f" FROM {profile} p LEFT JOIN {ledger} l ON l.user_id = p.user_id"
+        " WHERE p.user_id BETWEEN %s AND %s GROUP BY p.user_id",
+        [lo, hi],
+    )
+
+
+def _repair_points(cur: Any) -> tuple[int, int]:
+    """Step 1 (profiles locked, totals built): re-apply the points rule.
+
+    A player whose booked hand points (the net of the hands' ``hand``,
+    ``recalc`` and ``reversal`` ledger entries) differ from the rule's total
+    has each drifted hand looked at: the difference is booked as a
+    ``recalc`` entry.  Hand rows whose ``points`` differ from the rule are
+    set to it.  Returns (entries booked, rows repaired).
+    """
+    cur.execute(
+        f"SELECT a.user_id FROM {_AGG} a JOIN {_LEDGER} l ON l.user_id = a.user_id"
+        " WHERE a.rs = '' AND a.points <> l.booked"
+    )
+    users = [row[0] for row in cur.fetchall()]
+    drifted: list[tuple[int, int, int, int]] = []
+    if users:
+        inner, params = (
+            HandSeat.objects.filter(user_id__in=users, reversed=False)
+            .exclude(result=HandSeat.Result.ANNULLED)
+            .annotate(rule=hand_points_sql())
+            .values("user_id", "hand_id", "rule")
+            .query.sql_with_params()
+        )
+        ledger = _t(LedgerEntry._meta.db_table)
+        kinds = ", ".join(f"'{k}'" for k in _POINT_KINDS)
+        marks = ", ".join("%s" for _ in users)
+        cur.execute(
+            f"SELECT s.user_id, s.hand_id, COALESCE(l.total, 0), s.rule"
+            f" FROM ({inner}) s LEFT JOIN ("
+            f" SELECT user_id, hand_id, SUM(amount) AS total FROM {ledger}"
+            f" WHERE currency = 'points' AND kind IN ({kinds})"
+            f" AND user_id IN ({marks}) AND hand_id IS NOT NULL"
+            " GROUP BY user_id, hand_id"
+            ") l ON l.user_id = s.user_id AND l.hand_id = s.hand_id"
+            " WHERE COALESCE(l.total, 0) <> s.rule",
+            [*params, *users],
+        )
+        drifted = cur.fetchall()
+    if drifted:
+        ledger_post(
+            movements=[
+                Movement(
+                    user_id,
+                    POINTS,
+                    int(rule) - int(booked),
+                    LedgerEntry.Kind.RECALC,
+                    hand_id=hand_id,
+                    reason="nightly: points rule re-applied",
+                )
+                for user_id, hand_id, booked, rule in drifted
+            ],
+            locked=lock_profiles(user_ids={row[0] for row in drifted}),
+        )
+    cur.execute(f"SELECT user_id FROM {_AGG} WHERE rs = '' AND bad_rows > 0")
+    bad = [row[0] for row in cur.fetchall()]
+    rows = 0
+    if bad:
+        rows = (
+            HandSeat.objects.filter(user_id__in=bad, reversed=False)
+            .exclude(points=hand_points_sql())
+            .update(points=hand_points_sql())
+        )
+    return len(drifted), rows
+
+
+def _repair_balances(cur: Any, lo: int, hi: int, *, fresh: bool) -> int:
+    """Step 2: balances that are not their ledger's sum are set to it.
+
+    ``fresh`` False: step 1 booked entries, so the ledger totals are read again.
+    """
+    profile, ledger = _t(Profile._meta.db_table), _t(LedgerEntry._meta.db_table)
+    if not fresh:
+        cur.execute(f"DROP TABLE {_LEDGER}")
+        cur.execute(
+            f"CREATE TEMP TABLE {_LEDGER} AS SELECT p.user_id AS user_id,"
+            " COALESCE(SUM(CASE WHEN l.currency = 'coins' THEN l.amount END), 0) AS c,"
+            " COALESCE(SUM(CASE WHEN l.currency = 'points' THEN l.amount END), 0)"
+            f" AS pt FROM {profile} p LEFT JOIN {ledger} l ON l.user_id = p.user_id"
+            " WHERE p.user_id BETWEEN %s AND %s GROUP BY p.user_id",
+            [lo, hi],
+        )
+    cur.execute(
+        f"UPDATE {profile} SET coins = s.c, rating_points = s.pt FROM {_LEDGER} s"
+        f" WHERE {profile}.user_id = s.user_id"
+        f" AND ({profile}.coins <> s.c OR {profile}.rating_points <> s.pt)"
+    )
+    return int(cur.rowcount)
+
+
+def _repair_stats(cur: Any, lo: int, hi: int) -> tuple[int, int, int]:
+    """Step 3: PlayerStats of users ``lo..hi`` set to the rebuilt counters.
 
     Returns (rows inserted, rows repaired, rows emptied).
     """
     stats = _t(PlayerStats._meta.db_table)
-    agg = _aggregates_sql()
-    params = [lo, hi] * 4
     cols = ", ".join(_STAT_COLUMNS)
-    differs = " OR ".join(
-        f"{stats}.{c} <> a.{c}"
-        if c not in ("rating", "deviation", "last_played")
-        else (
-            f"ABS({stats}.{c} - a.{c}) > 1e-6"
-            if c != "last_played"
-            else f"({stats}.{c} IS NULL OR {stats}.{c} <> a.{c})"
-        )
-        for c in _STAT_COLUMNS
-    )
+    floats = ("rating", "deviation")
+
+    def differs(c: str) -> str:
+        if c in floats:
+            return f"ABS({stats}.{c} - a.{c}) > 1e-6"
+        if c == "last_played":
+            return f"({stats}.{c} IS NULL OR {stats}.{c} <> a.{c})"
+        return f"{stats}.{c} <> a.{c}"
+
     sets = ", ".join(f"{c} = a.{c}" for c in _STAT_COLUMNS)
-    zero = ", ".join(
-        f"{c} = 0"
-        for c in _STAT_COLUMNS
-        if c not in ("rating", "deviation", "last_played")
+    counts = [c for c in _STAT_COLUMNS if c not in (*floats, "last_played")]
+    zero = ", ".join(f"{c} = 0" for c in counts)
+    cur.execute(
+        f"INSERT INTO {stats} (user_id, ruleset, {cols})"
+        f" SELECT a.user_id, a.rs, {', '.join('a.' + c for c in _STAT_COLUMNS)}"
+        f" FROM {_AGG} a WHERE NOT EXISTS (SELECT 1 FROM {stats} s"
+        f" WHERE s.user_id = a.user_id AND s.ruleset = a.rs)"
     )
-    with connection.cursor() as cur:
-        cur.execute(
-            f"INSERT INTO {stats} (user_id, ruleset, {cols})"
-            f" SELECT a.user_id, a.rs, {', '.join('a.' + c for c in _STAT_COLUMNS)}"
-            f" FROM ({agg}) a WHERE NOT EXISTS (SELECT 1 FROM {stats} s"
-            f" WHERE s.user_id = a.user_id AND s.ruleset = a.rs)",
-            params,
-        )
-        inserted = int(cur.rowcount)
-        cur.execute(
-            f"UPDATE {stats} SET {sets} FROM ({agg}) a"
-            f" WHERE {stats}.user_id = a.user_id AND {stats}.ruleset = a.rs"
-            f" AND ({differs})",
-            params,
-        )
-        repaired = int(cur.rowcount)
-        seats = _t(HandSeat._meta.db_table)
-        cur.execute(
-            f"UPDATE {stats} SET {zero}, rating = {MU}, deviation = {SIGMA},"
-            f" last_played = NULL"
-            f" WHERE user_id BETWEEN %s AND %s AND (hands <> 0 OR rated_hands <> 0)"
-            f" AND NOT EXISTS (SELECT 1 FROM {seats} h"
-            f" WHERE h.user_id = {stats}.user_id"
-            f" AND h.result <> 'annulled'"
-            f" AND ({stats}.ruleset = '' OR h.ruleset = {stats}.ruleset))",
-            [lo, hi],
-        )
-        emptied = int(cur.rowcount)
+    inserted = int(cur.rowcount)
+    cur.execute(
+        f"UPDATE {stats} SET {sets} FROM {_AGG} a"
+        f" WHERE {stats}.user_id = a.user_id AND {stats}.ruleset = a.rs"
+        f" AND ({' OR '.join(differs(c) for c in _STAT_COLUMNS)})"
+    )
+    repaired = int(cur.rowcount)
+    cur.execute(
+        f"UPDATE {stats} SET {zero}, rating = {MU}, deviation = {SIGMA},"
+        f" last_played = NULL"
+        f" WHERE user_id BETWEEN %s AND %s AND (hands <> 0 OR rated_hands <> 0)"
+        f" AND NOT EXISTS (SELECT 1 FROM {_AGG} a"
+        f" WHERE a.user_id = {stats}.user_id AND a.rs = {stats}.ruleset)",
+        [lo, hi],
+    )
+    emptied = int(cur.rowcount)
     return inserted, repaired, emptied
+
+
+def repair_batch(lo: int, hi: int) -> dict[str, int]:
+    """Steps 1–3 for users ``lo..hi`` in the caller's transaction (profiles locked)."""
+    with connection.cursor() as cur:
+        _build_totals(cur, lo, hi)
+        booked, rows = _repair_points(cur)
+        balances = _repair_balances(cur, lo, hi, fresh=not booked)
+        inserted, repaired, emptied = _repair_stats(cur, lo, hi)
+        for table in (_RS, _AGG, _LEDGER):
+            cur.execute(f"DROP TABLE IF EXISTS {table}")
+    return {
+        "points_recalculated": booked,
+        "hand_rows_repaired": rows,
+        "balances_repaired": balances,
+        "stats_inserted": inserted,
+        "stats_repaired": repaired,
+        "stats_emptied": emptied,
+    }
 
 
 def _batches(size: int) -> list[tuple[int, int, int]]:
@@ -374,14 +449,8 @@ def recalc_ranks(*, day: date | None = None, batch: int = 5000) -> RecalcReport:
         with transaction.atomic():
             _lock_range(lo, hi)
             report.players += n
-            booked, rows = _repair_points(lo, hi)
-            report.points_recalculated += booked
-            report.hand_rows_repaired += rows
-            report.balances_repaired += _repair_balances(lo, hi)
-            ins, rep, emp = _repair_stats(lo, hi)
-            report.stats_inserted += ins
-            report.stats_repaired += rep
-            report.stats_emptied += emp
+            for name, count in repair_batch(lo, hi).items():
+                setattr(report, name, getattr(report, name) + count)
     report.seconds["repair"] = round(time.perf_counter() - clock, 3)
     clock = time.perf_counter()
     with transaction.atomic():

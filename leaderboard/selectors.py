@@ -48,7 +48,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce
 
-from accounts.models import Level
+from accounts.models import Level, Profile, User
 from accounts.selectors import level_scheme_active
 from games.models import HandSeat
 
@@ -111,14 +111,9 @@ def _stats_board(key: BoardKey) -> QuerySet[Any]:
     else:
         rows = rows.filter(max_fan__gt=0)
         value = F("max_fan")
-    return rows.values(
-        "user_id",
-        "hands",
-        "wins",
-        "deviation",
-        nickname=F("user__profile__nickname"),
-        level_points=F("user__profile__rating_points"),
-    ).annotate(value=Cast(value, FloatField()))
+    return rows.values("user_id", "hands", "wins", "deviation").annotate(
+        value=Cast(value, FloatField())
+    )
 
 
 def _hands_in(key: BoardKey, day: date) -> QuerySet[HandSeat]:
@@ -141,7 +136,10 @@ def _period_board(key: BoardKey, day: date) -> QuerySet[Any]:
             .filter(Exists(active))
             .order_by()
         )
-    seats = _hands_in(key, day).filter(board_eligible())
+    # eligibility as a semi-join on the players, so the aggregate groups by
+    # user id alone (no join per hand row)
+    eligible = User.objects.filter(board_eligible(prefix="")).values("pk")
+    seats = _hands_in(key, day).filter(user_id__in=eligible)
     big = BigIntegerField()
     kept = Case(
         When(reversed=True, then=Value(0)), default=F("points"), output_field=big
@@ -150,11 +148,9 @@ def _period_board(key: BoardKey, day: date) -> QuerySet[Any]:
         When(reversed=True, then=Value(0)), default=F("coins"), output_field=big
     )
     wins = Sum(Cast("won", IntegerField()))
-    rows = seats.values(
-        "user_id",
-        nickname=F("user__profile__nickname"),
-        level_points=F("user__profile__rating_points"),
-    ).annotate(hands=Count("id"), wins=wins, deviation=Value(None, FloatField()))
+    rows = seats.values("user_id").annotate(
+        hands=Count("id"), wins=wins, deviation=Value(None, FloatField())
+    )
     if key.board == "points":
         rows = rows.annotate(value=Cast(Sum(kept), FloatField()))
     elif key.board == "coins":
@@ -173,10 +169,10 @@ def _period_board(key: BoardKey, day: date) -> QuerySet[Any]:
 def board_queryset(*, key: BoardKey, day: date | None = None) -> QuerySet[Any]:
     """Every eligible row of board ``key``, best first, as dicts.
 
-    Keys: ``user_id``, ``nickname``, ``value`` (the sort value, a float:
-    points, coins, rating μ, win rate 0..1 or fan), ``hands``, ``wins``,
-    ``deviation`` (rating boards), ``level_points`` (the player's 实力积分,
-    for the level).  Ties go to the lower user id (the earlier sign-up).
+    Keys: ``user_id``, ``value`` (the sort value, a float: points, coins,
+    rating μ, win rate 0..1 or fan), ``hands``, ``wins``, ``deviation``
+    (rating boards).  Names and levels are looked up for the rows shown
+    (:func:`board_page`).  Ties go to the lower user id (the earlier sign-up).
     ``day`` (server date, default today) places the period; the nightly
     snapshot of a date passes that date.  All-time boards are the current
     standings.
@@ -286,17 +282,24 @@ def board_page(
             ).values_list("user_id", "rank")
         )
     levels = _levels()
+    names = {
+        uid: (nickname, points)
+        for uid, nickname, points in Profile.objects.filter(
+            user_id__in=ids
+        ).values_list("user_id", "nickname", "rating_points")
+    }
 
     def row(rank: int, r: dict[str, Any]) -> BoardRow:
         old = before.get(r["user_id"])
+        nickname, points = names.get(r["user_id"], ("", 0))
         return BoardRow(
             rank=rank,
             user_id=r["user_id"],
-            nickname=r["nickname"],
+            nickname=nickname,
             value=float(r["value"] or 0),
             hands=int(r["hands"] or 0),
             wins=int(r["wins"] or 0),
-            level=_level(levels, int(r["level_points"] or 0)),
+            level=_level(levels, int(points or 0)),
             move=(old - rank) if old is not None else None,
             new=baseline is not None and old is None,
             is_me=r["user_id"] == user_id,

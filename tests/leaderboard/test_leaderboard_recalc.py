@@ -62,7 +62,8 @@ def _day2(a, b):
 
 
 def _names(key, day):
-    return [r["nickname"] for r in board_queryset(key=key, day=day)]
+    names = dict(Profile.objects.values_list("user_id", "nickname"))
+    return [names[r["user_id"]] for r in board_queryset(key=key, day=day)]
 
 
 def test_the_hand_worked_history_gives_the_hand_worked_numbers(history):

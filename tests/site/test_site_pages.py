@@ -73,15 +73,28 @@ def test_signed_in_header_shows_nickname_level_and_coins(client):
 
 
 def test_leaderboard_ranks_players_by_points_without_bots(client):
+    from django.utils import timezone
+
+    from accounts.ledger import ledger_correct
+    from tests.leaderboard.factory import hand
+
+    users = []
     for name, points, bot in [
         ("low", 10, False),
         ("high", 5000, False),
         ("robot", 9e6, True),
     ]:
         user = User.objects.create_user(name, f"{name}@example.com", "pw-lb-445566")
-        user.profile.rating_points = int(points)
+        ledger_correct(
+            user=user, currency="points", amount=int(points), reason="test", by=None
+        )
+        user.profile.refresh_from_db()
         user.profile.is_bot = bot
-        user.profile.save()
+        user.profile.save(update_fields=["is_bot"])
+        users.append(user)
+    # on the boards: players who played (a drawn hand each)
+    hand(users[0], users[1], ended=timezone.now(), winner=None)
+    hand(users[2], users[1], ended=timezone.now(), winner=None)
     html = client.get(reverse("leaderboard:index")).content.decode()
     assert html.index(">high<") < html.index(">low<")
     assert ">robot<" not in html
