@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 from datetime import datetime
 
+from django.db import transaction
+
 from accounts.models import User
 from games.models import HandRecord, HandSeat, Room, Table
 from games.services.settlement import HandResult, book_hand
@@ -35,8 +37,41 @@ def hand(
     """Book one hand between ``a`` (seat 0) and ``b`` (seat 1); return its rows.
 
     The loser pays ``fan × multiplier × stake`` coins, the site keeps
-    ``rake_percent`` of it (rounded half up, as the engine does).
+    ``rake_percent`` of it (rounded half up, as the engine does).  One
+    transaction, as a settlement is.
     """
+    with transaction.atomic():
+        return _hand(
+            a,
+            b,
+            ended=ended,
+            winner=winner,
+            fan=fan,
+            multiplier=multiplier,
+            stake=stake,
+            self_drawn=self_drawn,
+            ruleset=ruleset,
+            practice=practice,
+            fans=fans,
+            rake_percent=rake_percent,
+        )
+
+
+def _hand(
+    a: User,
+    b: User,
+    *,
+    ended: datetime,
+    winner: int | None,
+    fan: int,
+    multiplier: int,
+    stake: int,
+    self_drawn: bool,
+    ruleset: str,
+    practice: bool,
+    fans: tuple[str, ...],
+    rake_percent: int,
+) -> list[HandSeat]:
     room = Room.objects.get_or_create(
         name=f"test-{ruleset}",
         defaults={"stake": stake, "min_balance": 0, "ruleset": ruleset},

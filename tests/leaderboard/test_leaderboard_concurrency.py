@@ -1,0 +1,113 @@
+"""The nightly run while hands are settled (PostgreSQL): nothing lost, nothing doubled.
+
+Two races, each with real transactions on separate connections:
+
+1. a settlement that starts while a batch of the recalculation holds its
+   players' profile locks: it waits, then adds its hand to the repaired
+   counters;
+2. a settlement that holds the locks when the batch starts: the batch waits,
+   then sees the hand.
+
+Afterwards every counter equals what the hand rows say (a second run
+corrects nothing) and every balance is its ledger's sum.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime
+
+import pytest
+from django.db import connection, transaction
+
+from accounts.ledger import lock_profiles
+from accounts.selectors import ledger_drift
+from leaderboard import recalc
+from leaderboard.models import PlayerStats
+from tests.games.conftest import make_player
+from tests.leaderboard.factory import hand
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+WHEN = datetime(2026, 3, 2, 4, tzinfo=UTC)
+
+
+def _in_thread(fn):
+    errors: list[BaseException] = []
+
+    def run():
+        try:
+            fn()
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t, errors
+
+
+def _hands(user):
+    return PlayerStats.objects.get(user=user, ruleset="").hands
+
+
+def test_a_settlement_during_a_locked_batch_is_applied_after_it(monkeypatch):
+    a, b = make_player("ra"), make_player("rb")
+    hand(a, b, ended=WHEN, winner=0, fan=8)
+    PlayerStats.objects.filter(user=a, ruleset="").update(hands=50)  # drifted
+    locked = threading.Event()
+    real = recalc.repair_batch
+
+    released: list[float] = []
+
+    def slow_batch(lo, hi):
+        out = real(lo, hi)
+        locked.set()
+        time.sleep(1.5)  # the settlement below tries now, and must wait
+        released.append(time.monotonic())  # the batch commits right after
+        return out
+
+    monkeypatch.setattr(recalc, "repair_batch", slow_batch)
+    done: dict[str, float] = {}
+    runner, errors = _in_thread(lambda: recalc.recalc_ranks(day=WHEN.date()))
+    assert locked.wait(30)
+
+    def settle():
+        hand(a, b, ended=WHEN, winner=1, fan=10)
+        done["settled"] = time.monotonic()
+
+    settler, settle_errors = _in_thread(settle)
+    runner.join(60)
+    settler.join(60)
+    assert not errors and not settle_errors, (errors, settle_errors)
+    assert done["settled"] >= released[0]  # it waited for the batch's locks
+    assert _hands(a) == _hands(b) == 2  # repaired to 1, then the new hand: 2
+    monkeypatch.setattr(recalc, "repair_batch", real)
+    assert recalc.recalc_ranks(day=WHEN.date()).corrected == 0
+    assert ledger_drift() == []
+
+
+def test_a_batch_waits_for_a_settlement_that_holds_the_locks():
+    a, b = make_player("sa"), make_player("sb")
+    hand(a, b, ended=WHEN, winner=0, fan=8)
+    holding = threading.Event()
+
+    def settle():
+        with transaction.atomic():
+            lock_profiles(user_ids=[a.pk, b.pk])
+            holding.set()
+            time.sleep(1.5)  # the recalculation starts meanwhile
+            hand(a, b, ended=WHEN, winner=None)
+
+    settler, settle_errors = _in_thread(settle)
+    assert holding.wait(30)
+    report = recalc.recalc_ranks(day=WHEN.date())
+    settler.join(60)
+    assert not settle_errors
+    assert report.corrected == 0  # it saw the committed hand, nothing to fix
+    assert _hands(a) == _hands(b) == 2
+    assert PlayerStats.objects.get(user=b, ruleset="").draws == 1
+    assert recalc.recalc_ranks(day=WHEN.date()).corrected == 0
+    assert ledger_drift() == []
