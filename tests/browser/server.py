@@ -133,11 +133,16 @@ class LiveServer:
     def create_players(self, *names: str, coins: int = 10_000) -> None:
         """Create users ``names`` (password :data:`PASSWORD`) with ``coins``."""
         code = (
+            "from accounts.ledger import ledger_correct\n"
             "from accounts.models import User\n"
             f"for n in {list(names)!r}:\n"
             f"    u = User.objects.create_user(n, n + '@example.com', {PASSWORD!r})\n"
-            f"    u.profile.coins = {coins}\n"
+            # balances go through the ledger
+            f"    if {coins} != u.profile.coins:\n"
+            "        ledger_correct(user=u, currency='coins', by=None, reason='test',\n"
+            f"                       amount={coins} - u.profile.coins)\n"
+            "        u.profile.refresh_from_db()\n"
             "    u.profile.nickname = n.capitalize()\n"
-            "    u.profile.save()\n"
+            "    u.profile.save(update_fields=['nickname'])\n"
         )
         self.manage("shell", "-c", code)
