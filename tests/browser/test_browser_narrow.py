@@ -28,16 +28,26 @@ from accounts.services import inbox_send
 from games.models import Room
 from games.services.tables import play_bot
 
-u = User.objects.get(username="narrow")
+from accounts.ledger import ledger_correct
+
 room = Room.objects.order_by("order", "id").first()
+# the boards rank players who played: each plays a hand, and the long
+# balances come through the ledger (the only writer of balances)
+for name, points in (("narrowtop", 1_650_000), ("narrowmid", 48_000)):
+    other = User.objects.get(username=name)
+    t = play_bot(other, room, "easy")
+    play_out(t, {0: other}, seed=2)
+    p = other.profile
+    p.refresh_from_db()
+    ledger_correct(user=other, currency="points", by=None, reason="test",
+                   amount=points - p.rating_points)
+    p.refresh_from_db()
+    p.nickname = name + "很长很长的昵称ABCDEFGHIJ"
+    p.save(update_fields=["nickname"])
+u = User.objects.get(username="narrow")
 table = play_bot(u, room, "easy")
 play_out(table, {0: u}, seed=1)
 table.refresh_from_db()
-for name, points in (("narrowtop", 1_650_000), ("narrowmid", 48_000)):
-    p = User.objects.get(username=name).profile
-    p.rating_points = points
-    p.nickname = name + "很长很长的昵称ABCDEFGHIJ"
-    p.save()
 inbox_send(recipient=u, subject="欢迎" * 20, body="一段很长的站内信内容。" * 30)
 print(table.pk, table.hand_id)
 """
