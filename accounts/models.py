@@ -230,6 +230,12 @@ class Message(models.Model):
     body = models.TextField(_("内容"))
     created = models.DateTimeField(_("发送时间"), default=timezone.now, db_index=True)
     read_at = models.DateTimeField(_("阅读时间"), null=True, blank=True)
+    reply_url = models.CharField(
+        _("回复地址"),
+        max_length=200,
+        blank=True,
+        help_text=_("可以回复的消息（如对处理结果的申诉）：回复表单提交到这里。"),
+    )
 
     class Meta:
         verbose_name = _("站内信")

@@ -154,17 +154,28 @@ def level_scheme_activate(*, scheme: LevelScheme) -> LevelScheme:
 
 
 def inbox_send(
-    *, recipient: User, subject: str, body: str, sender: User | None = None
+    *,
+    recipient: User,
+    subject: str,
+    body: str,
+    sender: User | None = None,
+    reply_url: str = "",
 ) -> Message:
     """Deliver one inbox message to ``recipient``; ``sender=None`` means the system.
 
+    ``reply_url``: the message invites a reply (e.g. an appeal of a
+    moderation decision), and the inbox shows a reply form posting there.
     Raise ``ValueError`` when the subject or body is blank.
     """
     subject = subject.strip()
     if not subject or not body.strip():
         raise ValueError("an inbox message needs a subject and a body")
     return Message.objects.create(
-        recipient=recipient, sender=sender, subject=subject[:120], body=body
+        recipient=recipient,
+        sender=sender,
+        subject=subject[:120],
+        body=body,
+        reply_url=reply_url,
     )
 
 

@@ -1,8 +1,11 @@
-"""Admin for rooms, tables, matches, hands (with their event logs) and reports."""
+"""Admin for rooms, tables, matches, hands (with their event logs) and hand seats.
+
+Reports and their cases are moderation's (``moderation.admin``).
+"""
 
 from django.contrib import admin
 
-from .models import HandEvent, HandRecord, HandSeat, Match, Report, Room, Table
+from .models import HandEvent, HandRecord, HandSeat, Match, Room, Table
 
 
 @admin.register(Room)
@@ -90,15 +93,6 @@ class HandEventAdmin(admin.ModelAdmin):
     list_filter = ("kind",)
     search_fields = ("=hand__id",)
     raw_id_fields = ("hand",)
-
-
-@admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
-    list_display = ("id", "reporter", "hand", "reason", "created")
-    list_filter = ("reason", "created")
-    search_fields = ("reporter__username", "text", "=hand__id")
-    raw_id_fields = ("reporter", "hand")
-    date_hierarchy = "created"
 
 
 @admin.register(HandSeat)

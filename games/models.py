@@ -1,4 +1,4 @@
-"""Game models: rooms, tables, matches, hands and their event logs, reports.
+"""Game models: rooms, tables, matches, hands, their event logs and seats.
 
 A hand is its seed plus its event log (:class:`HandEvent`); the engine's
 :class:`~games.engine.hand.Hand` is rebuilt from them (``Hand.replay``).  The
@@ -326,46 +326,6 @@ class HandEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand_id}:{self.seq} {self.kind}"
-
-
-class Report(models.Model):
-    """A player's report (举报) against a hand; the moderation queue comes later."""
-
-    class Reason(models.TextChoices):
-        CHEATING = "cheating", _("作弊")
-        ABUSE = "abuse", _("辱骂")
-        STALLING = "stalling", _("故意拖延")
-        BUG = "bug", _("程序错误")
-        OTHER = "other", _("其他")
-
-    reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="reports",
-        verbose_name=_("举报人"),
-    )
-    hand = models.ForeignKey(
-        HandRecord,
-        on_delete=models.CASCADE,
-        related_name="reports",
-        verbose_name=_("牌局"),
-    )
-    reason = models.CharField(_("原因"), max_length=10, choices=Reason.choices)
-    text = models.TextField(_("说明"), blank=True, max_length=2000)
-    created = models.DateTimeField(_("时间"), default=timezone.now, db_index=True)
-
-    class Meta:
-        verbose_name = _("举报")
-        verbose_name_plural = _("举报")
-        ordering = ["-created", "-id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["reporter", "hand"], name="one_report_per_hand_and_reporter"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_reason_display()} #{self.hand_id}"
 
 
 class HandSeat(models.Model):

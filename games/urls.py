@@ -18,6 +18,5 @@ urlpatterns = [
     path("table/<int:table_id>/leave/", views.leave, name="leave"),
     path("table/<int:table_id>/bot/", views.accept_bot, name="accept_bot"),
     path("hands/<int:hand_id>/", views.hand_record, name="hand_record"),
-    path("hands/<int:hand_id>/report/", views.report, name="report"),
     *rulesite_urls.urlpatterns,
 ]

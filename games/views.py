@@ -1,5 +1,5 @@
 """Pages of the games app: lobby (大厅), table, hand record, and the small POSTs
-around a table (快速开始, 人机练习, 好友房, 继续, 分组, 举报).
+around a table (快速开始, 人机练习, 好友房, 继续, 分组); 举报 is moderation's.
 
 Thin on purpose: each view parses the request, calls one service or selector
 (games.services / games.selectors, where the rules live) and renders or
@@ -17,7 +17,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from . import presenters, selectors
@@ -215,25 +214,3 @@ def hand_record(request: HttpRequest, hand_id: int) -> HttpResponse:
     """
     record = selectors.access_hand_record(request.user, hand_id)
     return render(request, "games/record.html", record_context(record))
-
-
-@login_required
-@require_POST
-def report(request: HttpRequest, hand_id: int) -> HttpResponse:
-    """举报: store a report against the hand (htmx swaps in the answer)."""
-    record = selectors.access_hand_record(request.user, hand_id)
-    reason = request.POST.get("reason", "")
-    text = request.POST.get("text", "")
-    try:
-        table_services.file_report(request.user, record, reason, text)
-    except TableError as exc:
-        return render(
-            request,
-            "games/partials/report_form.html",
-            {"hand_id": hand_id, "error": str(exc)},
-            status=200,
-        )
-    if getattr(request, "htmx", False):
-        return render(request, "games/partials/report_done.html", {})
-    messages.success(request, _("举报已提交，我们会尽快处理。"))
-    return redirect(reverse("games:hand_record", args=[hand_id]))

@@ -17,6 +17,8 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("me/", include("accounts.urls")),
     path("", include("games.urls")),
+    # before leaderboard: its players/<path:nickname>/ would take .../report/
+    path("", include("moderation.urls")),
     path("", include("leaderboard.urls")),
     path("admin/", admin.site.urls),
 ]

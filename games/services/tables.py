@@ -1,4 +1,4 @@
-"""Sitting down: 快速开始 pairing, 人机练习, 好友房, 继续 / 分组, leaving, reports.
+"""Sitting down: 快速开始 pairing, 人机练习, 好友房, 继续 / 分组, leaving.
 
 A player holds at most one open table (waiting, playing or settling): asking
 for another while a hand is being played returns the playing table; a
@@ -21,7 +21,7 @@ from django.db.models import Q
 from accounts.models import Profile
 from games.engine.bots import LEVELS
 
-from ..models import HandRecord, Match, Report, Room, Table
+from ..models import Match, Room, Table
 from .notify import notify_table, schedule
 from .play import TableError, lock_table, start_hand
 
@@ -375,24 +375,6 @@ def _users(ids: list[int]) -> list[Any]:
     from django.contrib.auth import get_user_model
 
     return list(get_user_model().objects.filter(pk__in=ids)) if ids else []
-
-
-def file_report(user: Any, hand: HandRecord, reason: str, text: str = "") -> Report:
-    """举报: store a report against ``hand`` (one per player and hand).
-
-    Raises:
-        TableError: not a player of the hand, unknown reason, or reported
-            already.
-    """
-    if hand.seat_of(user.pk) is None:
-        raise TableError("只能举报自己参加的牌局")
-    if reason not in Report.Reason.values:
-        raise TableError("请选择举报原因")
-    text = (text or "").strip()[:2000]
-    with transaction.atomic():
-        if Report.objects.filter(reporter=user, hand=hand).exists():
-            raise TableError("你已经举报过这一盘")
-        return Report.objects.create(reporter=user, hand=hand, reason=reason, text=text)
 
 
 def do_table_refresh(table_id: int) -> None:

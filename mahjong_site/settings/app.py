@@ -72,3 +72,70 @@ MAHJONG_SCHEDULER: str = env.str(
 #: a timeout is applied at most this long (plus MAHJONG_DEADLINE_SLACK) after
 #: its deadline.
 MAHJONG_SWEEP_EVERY: float = env.float("MAHJONG_SWEEP_EVERY", default=1.0)
+
+# --- Moderation (moderation/, issue 14) -------------------------------------------
+#: Reports one player may file per 24 hours (a repeat of their own open report
+#: counts too).
+MAHJONG_REPORTS_PER_DAY: int = env.int("MAHJONG_REPORTS_PER_DAY", default=10)
+
+#: Hours during which a new report against the same player joins their open
+#: case even when its category differs (one case per suspect and category
+#: otherwise, as lichess).
+MAHJONG_REPORT_MERGE_HOURS: int = env.int("MAHJONG_REPORT_MERGE_HOURS", default=24)
+
+#: Recent hands against the reporter attached to a report from a player page.
+MAHJONG_REPORT_PLAYER_HANDS: int = env.int("MAHJONG_REPORT_PLAYER_HANDS", default=20)
+
+#: Hours within which a case must be decided before it is escalated (seed 000:
+#: "相关部门24小时内处理").
+MAHJONG_CASE_ESCALATE_HOURS: float = env.float(
+    "MAHJONG_CASE_ESCALATE_HOURS", default=24.0
+)
+
+#: Seconds between two escalation checks (Celery beat; the issue asks for 15 min).
+MAHJONG_ESCALATE_EVERY: float = env.float("MAHJONG_ESCALATE_EVERY", default=900.0)
+
+#: Seconds between two scans for automatic signals (win trading, timing).
+MAHJONG_SIGNALS_EVERY: float = env.float("MAHJONG_SIGNALS_EVERY", default=3600.0)
+
+#: Minutes an inquiry keeps a case locked to its moderator.
+MAHJONG_INQUIRY_MINUTES: int = env.int("MAHJONG_INQUIRY_MINUTES", default=120)
+
+#: Hands of a player's history used as their own baseline in the evidence.
+MAHJONG_EVIDENCE_BASELINE_HANDS: int = env.int(
+    "MAHJONG_EVIDENCE_BASELINE_HANDS", default=100
+)
+
+#: Recent hands of other players sampled for the site's decision-time baseline.
+MAHJONG_EVIDENCE_SITE_HANDS: int = env.int("MAHJONG_EVIDENCE_SITE_HANDS", default=200)
+
+#: Win trading (automatic signal): over the last MAHJONG_WINTRADE_DAYS days, at
+#: least MAHJONG_WINTRADE_MIN_HANDS settled hands between the same two players,
+#: one of them won at least MAHJONG_WINTRADE_MIN_SHARE of the decided ones and
+#: received at least MAHJONG_WINTRADE_MIN_COINS 游戏币 net from the other.
+MAHJONG_WINTRADE_DAYS: int = env.int("MAHJONG_WINTRADE_DAYS", default=30)
+MAHJONG_WINTRADE_MIN_HANDS: int = env.int("MAHJONG_WINTRADE_MIN_HANDS", default=20)
+MAHJONG_WINTRADE_MIN_SHARE: float = env.float(
+    "MAHJONG_WINTRADE_MIN_SHARE", default=0.85
+)
+MAHJONG_WINTRADE_MIN_COINS: int = env.int("MAHJONG_WINTRADE_MIN_COINS", default=1000)
+
+#: Decision-time / bot-agreement signals: the last MAHJONG_OUTLIER_RECENT_HANDS
+#: hands against the player's earlier ones (at least MAHJONG_OUTLIER_MIN_BASELINE
+#: hands); a case opens when the robust z-score reaches MAHJONG_OUTLIER_Z.
+MAHJONG_OUTLIER_RECENT_HANDS: int = env.int("MAHJONG_OUTLIER_RECENT_HANDS", default=10)
+MAHJONG_OUTLIER_MIN_BASELINE: int = env.int("MAHJONG_OUTLIER_MIN_BASELINE", default=30)
+MAHJONG_OUTLIER_Z: float = env.float("MAHJONG_OUTLIER_Z", default=6.0)
+
+#: Play bans for abandoning (lichess): among a player's last
+#: MAHJONG_PLAYBAN_WINDOW non-practice hands since their last play ban, at least
+#: MAHJONG_PLAYBAN_ABANDONS ended by 托管 after a disconnect or by leaving give a
+#: play ban; its length is the n-th step of MAHJONG_PLAYBAN_STEPS (seconds,
+#: comma-separated; the last step is the cap), n counting the player's play bans
+#: of the last MAHJONG_PLAYBAN_MEMORY_DAYS days.
+MAHJONG_PLAYBAN_WINDOW: int = env.int("MAHJONG_PLAYBAN_WINDOW", default=10)
+MAHJONG_PLAYBAN_ABANDONS: int = env.int("MAHJONG_PLAYBAN_ABANDONS", default=3)
+MAHJONG_PLAYBAN_STEPS: list[int] = env.list(
+    "MAHJONG_PLAYBAN_STEPS", default=[600, 3600, 86400, 259200], subcast=int
+)
+MAHJONG_PLAYBAN_MEMORY_DAYS: int = env.int("MAHJONG_PLAYBAN_MEMORY_DAYS", default=30)

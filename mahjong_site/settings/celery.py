@@ -3,7 +3,7 @@
 Read by ``mahjong_site/celery.py`` through ``config_from_object(namespace="CELERY")``.
 """
 
-from .app import MAHJONG_SWEEP_EVERY
+from .app import MAHJONG_ESCALATE_EVERY, MAHJONG_SIGNALS_EVERY, MAHJONG_SWEEP_EVERY
 from .env import REDIS_URL, env
 
 CELERY_BROKER_URL: str = REDIS_URL or "memory://"
@@ -31,6 +31,18 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.sweep_deadlines",
         "schedule": MAHJONG_SWEEP_EVERY,
         "options": {"expires": max(5.0, 5 * MAHJONG_SWEEP_EVERY)},
+    },
+    # Moderation (issue 14): cases undecided after 24 hours are escalated
+    # (checked every 15 minutes); automatic signals open cases (hourly).
+    "moderation-escalate-overdue": {
+        "task": "moderation.escalate_overdue",
+        "schedule": MAHJONG_ESCALATE_EVERY,
+        "options": {"expires": MAHJONG_ESCALATE_EVERY},
+    },
+    "moderation-scan-signals": {
+        "task": "moderation.scan_signals",
+        "schedule": MAHJONG_SIGNALS_EVERY,
+        "options": {"expires": MAHJONG_SIGNALS_EVERY},
     },
 }
 # Apps' tasks.py are autodiscovered; the project package is not an app.

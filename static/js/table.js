@@ -12,6 +12,8 @@
    - #mj-status[data-say]           text for the polite live region
    - #toast                         refusals (role=alert), auto-cleared
    - #redirect[data-url], [data-goto]  go there (分组's new table; a closed table's way out)
+   - details.mj-report[open]        a 举报 form being written: the settlement countdown
+                                    pauses for this player (no automatic way out)
 */
 (function () {
   "use strict";
@@ -30,6 +32,35 @@
 
   function $(sel, ctx) { return (ctx || document).querySelector(sel); }
   function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
+
+  /* ---------------- 举报 pauses the way out ----------------
+     While a report form is open (and not yet answered by report-done), the
+     settlement countdown stops sending this player to the lobby: the server
+     still closes the table on time for the opponent, but the page keeps the
+     half-typed report.  Sending it, or closing the form, goes on. */
+  var pendingGo = null;
+  var pausedLeft = null;
+  function reportOpen() {
+    return $all("details.mj-report[open]").some(function (d) {
+      return !d.querySelector("[data-testid=report-done]");
+    });
+  }
+  function goTo(url) {
+    if (leaving) return;
+    if (reportOpen()) { pendingGo = url; return; }
+    leaving = true;
+    window.location.assign(url);
+  }
+  function resumeWayOut() {
+    if (!pendingGo || reportOpen()) return;
+    var url = pendingGo;
+    pendingGo = null;
+    setTimeout(function () { goTo(url); }, 1500); // time to read "report sent"
+  }
+  document.addEventListener("toggle", function (e) {
+    if (e.target && e.target.classList && e.target.classList.contains("mj-report")) resumeWayOut();
+  }, true);
+  document.addEventListener("htmx:afterSwap", resumeWayOut);
 
   function tileBase() { return (root && root.getAttribute("data-tiles")) || "/static/tiles/"; }
 
@@ -54,14 +85,18 @@
       // The settlement countdown: when it runs out the server closes the table;
       // take the player back to the lobby (a moment later, so a last 继续 can land).
       var lobby = t.getAttribute("data-lobby-url");
-      if (lobby && deadline - serverNow < -1500 && !leaving) {
-        leaving = true;
-        window.location.assign(lobby);
+      var paused = lobby && reportOpen();
+      if (paused) {
+        if (pausedLeft === null) pausedLeft = left;
+        t.style.setProperty("--p", Math.max(0, Math.min(1, pausedLeft / total)).toFixed(4));
+      } else if (lobby) {
+        pausedLeft = null;
       }
+      if (lobby && deadline - serverNow < -1500 && !leaving) goTo(lobby);
       var num = t.parentNode && t.parentNode.querySelector(".mj-timer-num");
       if (num) {
         var secs = Math.ceil(left / 1000);
-        var txt = secs + (num.getAttribute("data-unit") || "s");
+        var txt = paused ? (num.getAttribute("data-paused") || "‖") : secs + (num.getAttribute("data-unit") || "s");
         if (num.textContent !== txt) num.textContent = txt;
       }
     });
@@ -223,7 +258,7 @@
     // A closed table: the player's new table, or the lobby once the settlement
     // countdown has run out (the server re-sends the frame at that moment).
     var closed = $("[data-goto]");
-    if (closed && !leaving) { leaving = true; window.location.assign(closed.getAttribute("data-goto")); return; }
+    if (closed && !leaving) { goTo(closed.getAttribute("data-goto")); if (leaving) return; }
     readSkew();
     var status = $("#mj-status");
     if (status) say(status.getAttribute("data-say"));

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import HandRecord, Report, Room, Table
+from games.models import HandRecord, Room, Table
 from games.services import tables
 
 pytestmark = pytest.mark.django_db
@@ -107,15 +107,13 @@ def test_hand_record_for_players_and_staff_only(client):
     assert client.get(url).status_code == 200
 
 
-def test_report_is_stored_once(client):
+def test_a_practice_hand_offers_no_report_and_refuses_one(client):
     user = player("reporter")
     record = ended_hand(user)
     client.force_login(user)
-    url = reverse("games:report", args=[record.pk])
-    done = client.post(url, {"reason": "bug", "text": "卡住了"}, HTTP_HX_REQUEST="true")
-    assert 'data-testid="report-done"' in done.content.decode()
-    report = Report.objects.get(hand=record, reporter=user)
-    assert (report.reason, report.text) == ("bug", "卡住了")
-    again = client.post(url, {"reason": "bug"}, HTTP_HX_REQUEST="true")
+    page = client.get(reverse("games:hand_record", args=[record.pk])).content.decode()
+    assert 'data-testid="report"' not in page
+    url = reverse("moderation:report_hand", args=[record.pk])
+    again = client.post(url, {"category": "other"}, HTTP_HX_REQUEST="true")
     assert 'role="alert"' in again.content.decode()
-    assert Report.objects.filter(hand=record).count() == 1
+    assert "人机练习" in again.content.decode()

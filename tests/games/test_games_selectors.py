@@ -5,10 +5,10 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import translation
 
-from games.models import HandRecord, Report, Room, Table
+from games.models import HandRecord, Room, Table
 from games.presenters import seat_context
 from games.selectors import access_hand_record, access_table, hand_log, lobby_rooms
-from games.services import TableError, file_report, play_bot, quick_match
+from games.services import play_bot, quick_match
 from tests.games.conftest import make_player, seed_rooms
 from tests.games.driver import play_out
 
@@ -110,21 +110,6 @@ def test_hand_record_final_hands_show_each_seats_flowers(alice, room, client):
             assert shown == []
 
 
-def test_file_report_once_per_player_and_hand(alice, bob, room):
-    table = play_bot(alice, room, "easy")
-    play_out(table, {0: alice}, seed=2)
-    record = HandRecord.objects.get(pk=table.hand_id)
-    report = file_report(alice, record, "bug", "  the bot froze  ")
-    assert (report.reason, report.text) == ("bug", "the bot froze")
-    with pytest.raises(TableError, match="已经举报"):
-        file_report(alice, record, "bug", "")
-    with pytest.raises(TableError, match="原因"):
-        file_report(alice, record, "weather", "")
-    with pytest.raises(TableError, match="自己参加"):
-        file_report(bob, record, "abuse", "")
-    assert Report.objects.count() == 1
-
-
 def test_seat_context_of_a_waiting_table_offers_a_bot_after_the_wait(
     alice, room, settings
 ):
@@ -155,7 +140,7 @@ def test_seat_context_keys_during_a_bot_hand(alice, room):
 def test_admin_pages_list_every_model(admin_client, alice, bob, room):
     quick_match(alice, room)
     table = quick_match(bob, room)
-    for model in ("room", "table", "match", "handrecord", "handevent", "report"):
+    for model in ("room", "table", "match", "handrecord", "handevent", "handseat"):
         url = reverse(f"admin:games_{model}_changelist")
         assert admin_client.get(url).status_code == 200, model
     url = reverse("admin:games_handrecord_change", args=[table.hand_id])
