@@ -5,7 +5,15 @@ Reports and their cases are moderation's (``moderation.admin``).
 
 from django.contrib import admin
 
-from .models import HandEvent, HandRecord, HandSeat, Match, Room, Table
+from .models import (
+    HandEvent,
+    HandRecord,
+    HandReview,
+    HandSeat,
+    Match,
+    Room,
+    Table,
+)
 
 
 @admin.register(Room)
@@ -126,4 +134,29 @@ class HandSeatAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(HandReview)
+class HandReviewAdmin(admin.ModelAdmin):
+    """Reviews are computed from the log (games.services.review): read-only."""
+
+    list_display = (
+        "hand",
+        "seat0_agreed",
+        "seat0_decisions",
+        "seat1_agreed",
+        "seat1_decisions",
+        "seconds",
+        "error",
+        "created",
+    )
+    search_fields = ("=hand__id",)
+    raw_id_fields = ("hand",)
+    date_hierarchy = "created"
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False

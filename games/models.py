@@ -417,3 +417,49 @@ class HandSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand_id}:{self.seat} {self.result}"
+
+
+class HandReview(models.Model):
+    """A hand's review (复盘): each decision against the hard bot, computed once.
+
+    Written by ``games.services.review.review_store`` (the Celery task
+    ``games.review_hand`` runs it when a hand ends).  ``decisions`` is the
+    engine's list (``games.engine.review.ReviewedDecision.to_json``):
+    per decision the seat, the step (``seq``), the player's and the bot's
+    choice with the shanten and useful tiles after each, and whether they
+    agree.  The per-seat counts are columns so that "how often does this
+    player match the bot" is a query (``games.selectors.review_agreement``,
+    used by moderation).  ``error`` says why a log could not be reviewed
+    (then the counts are 0).
+    """
+
+    hand = models.OneToOneField(
+        HandRecord,
+        on_delete=models.CASCADE,
+        related_name="review",
+        verbose_name=_("牌局"),
+    )
+    version = models.PositiveSmallIntegerField(_("版本"), default=1)
+    bot_level = models.CharField(_("机器人等级"), max_length=8, default="hard")
+    decisions = models.JSONField(_("决策"), default=list, blank=True)
+    seat0_decisions = models.PositiveIntegerField(_("座位0决策数"), default=0)
+    seat0_agreed = models.PositiveIntegerField(_("座位0与机器人一致"), default=0)
+    seat1_decisions = models.PositiveIntegerField(_("座位1决策数"), default=0)
+    seat1_agreed = models.PositiveIntegerField(_("座位1与机器人一致"), default=0)
+    seconds = models.FloatField(_("计算用时"), default=0.0)
+    error = models.CharField(_("错误"), max_length=200, blank=True)
+    created = models.DateTimeField(_("时间"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("复盘")
+        verbose_name_plural = _("复盘")
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"review of {self.hand_id}"
+
+    def counts(self, seat: int) -> tuple[int, int]:
+        """``(agreed, decisions)`` of ``seat``."""
+        if seat == 0:
+            return self.seat0_agreed, self.seat0_decisions
+        return self.seat1_agreed, self.seat1_decisions

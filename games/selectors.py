@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
 from django.http import Http404
 
-from .models import HandEvent, HandRecord, Room, Table
+from .models import HandEvent, HandRecord, HandSeat, Room, Table
 
 
 @dataclass(frozen=True)
@@ -94,3 +95,48 @@ def hand_log(record: HandRecord) -> list[dict[str, Any]]:
         {"seq": e.seq, "kind": e.kind, "seat": e.seat, "data": e.payload, "at": e.at}
         for e in HandEvent.objects.filter(hand=record).order_by("seq")
     ]
+
+
+def review_agreement(
+    *,
+    user_id: int,
+    hand_ids: Iterable[int] | None = None,
+    limit: int | None = None,
+) -> tuple[int, int]:
+    """How often ``user_id``'s decisions matched the hard bot: ``(agreed, decisions)``.
+
+    Summed over the user's seats (``HandSeat``) in reviewed hands
+    (``HandReview``, games.services.review): ``hand_ids`` restricts to those
+    hands (None: all the user's reviewed hands); ``limit`` keeps the newest
+    ``limit`` of them (by the hand's end).  Hands without a review count
+    nothing.  ``(0, 0)`` when nothing was reviewed.  The "matches the bot"
+    signal of moderation; the review itself is described in
+    games.engine.review.
+
+    Raises:
+        ValueError: a negative ``limit``.
+    """
+    if limit is not None and limit < 0:
+        raise ValueError("limit must be >= 0")
+    seats = HandSeat.objects.filter(user_id=user_id, hand__review__isnull=False)
+    if hand_ids is not None:
+        seats = seats.filter(hand_id__in=list(hand_ids))
+    agreed = Case(
+        When(seat=0, then=F("hand__review__seat0_agreed")),
+        default=F("hand__review__seat1_agreed"),
+        output_field=IntegerField(),
+    )
+    made = Case(
+        When(seat=0, then=F("hand__review__seat0_decisions")),
+        default=F("hand__review__seat1_decisions"),
+        output_field=IntegerField(),
+    )
+    if limit is not None:
+        rows = list(
+            seats.order_by("-ended", "-id")
+            .annotate(a=agreed, d=made)
+            .values_list("a", "d")[:limit]
+        )
+        return sum(a for a, _ in rows), sum(d for _, d in rows)
+    totals = seats.aggregate(a=Sum(agreed), d=Sum(made))
+    return int(totals["a"] or 0), int(totals["d"] or 0)

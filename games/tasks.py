@@ -57,3 +57,11 @@ def settle_timeout(table_id: int, hand_id: int) -> bool:
 def table_refresh(table_id: int) -> None:
     """Re-render a waiting table (the bot offer appears)."""
     tables.do_table_refresh(table_id)
+
+
+@shared_task(name="games.review_hand", ignore_result=True)
+def review_hand(hand_id: int) -> None:
+    """Review an ended hand against the hard bot and store it (复盘)."""
+    from .services.review import review_store
+
+    review_store(hand_id=hand_id)

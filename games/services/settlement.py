@@ -42,6 +42,7 @@ from leaderboard.services import stats_record_hand, stats_reverse_hand
 
 from ..models import HandRecord, HandSeat, Table
 from .notify import schedule
+from .review import review_schedule
 
 
 def _begin_settling(table: Table, record: HandRecord, now: float) -> None:
@@ -252,6 +253,7 @@ def settle_hand(
         ),
         endings=_endings(table, hand, left),
     )
+    review_schedule(hand_id=record.pk)
 
     match = table.match
     if match is not None:
@@ -335,6 +337,7 @@ def annul_hand(*, table: Table, record: HandRecord, now: float, reason: str) -> 
         )
         for seat in (0, 1)
     )
+    review_schedule(hand_id=record.pk)
     # Nothing was paid during the hand; should a later version take stakes
     # up front, they go back here: ledger_reverse_hand(hand_id=record.pk, ...)
     table.veil = None
