@@ -99,7 +99,7 @@ from .options import HandRules
 from .settle import Outcome, Settlement, settle
 from .state import HandState, Phase, Task
 from .view import render_view
-from .wall import build_wall, commitment, new_seed
+from .wall import CURRENT_SHUFFLE, SHUFFLE_MT, build_wall, commitment, new_seed
 
 DEFAULT_BALANCE = 1000
 
@@ -212,6 +212,7 @@ class Hand(HandRules):
         balances: tuple[int, int] = (DEFAULT_BALANCE, DEFAULT_BALANCE),
         wall: Sequence[int] | None = None,
         prompt_locked: bool = False,
+        shuffle: int = CURRENT_SHUFFLE,
     ) -> Hand:
         """Start a hand; returns it with its first events in :attr:`events`.
 
@@ -231,10 +232,14 @@ class Hand(HandRules):
                 discard timer) instead of the engine discarding at once;
                 logged as ``"prompt_locked": true`` in ``hand_started``
                 (the key is absent when off, as in older logs).
+            shuffle: the wall's shuffle version (games.engine.wall; logged
+                as ``"shuffle"`` in ``hand_started``; older logs without the
+                key used version 1).
 
         Raises:
             InvalidActionError: bad dealer, wind, stake or balances.
             KeyError: unknown rule set name.
+            ValueError: unknown shuffle version.
         """
         rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         if dealer not in (0, 1):
@@ -244,7 +249,7 @@ class Hand(HandRules):
         if stake < 1 or min(balances) < 0:
             raise InvalidActionError("stake must be ≥ 1 and balances ≥ 0")
         seed = seed if seed is not None else new_seed()
-        shuffled, rng = build_wall(rs, seed)
+        shuffled, rng = build_wall(rs, seed, shuffle)
         if wall is not None:
             if sorted(wall) != sorted(shuffled):
                 raise InvalidActionError(
@@ -254,7 +259,7 @@ class Hand(HandRules):
         state = HandState(
             ruleset=rs.name,
             seed=seed,
-            commitment=commitment(seed),
+            commitment=commitment(seed, shuffle),
             dealer=dealer,
             round_wind=round_wind.index,
             stake=stake,
@@ -276,6 +281,8 @@ class Hand(HandRules):
             "wall_size": len(shuffled),
             "systems": sorted(s.value for s in rs.systems),
         }
+        if shuffle != SHUFFLE_MT:  # absent for version 1, as in older logs
+            started["shuffle"] = shuffle
         if hand.prompt_locked:  # absent when off: older logs replay unchanged
             started["prompt_locked"] = True
         hand._emit("hand_started", None, started)
@@ -298,7 +305,8 @@ class Hand(HandRules):
         """Rebuild a hand from its seed and event log (or a prefix of it).
 
         The first event gives the rule set, table and options (``prompt_locked``
-        when present; off otherwise); every event carrying an
+        when present, off otherwise; ``shuffle``, version 1 when absent);
+        every event carrying an
         ``action`` is re-applied with its ``at`` as the clock.  ``on_step``
         is called after each action with the hand and the event index.
 
@@ -320,6 +328,7 @@ class Hand(HandRules):
             balances=(int(first["balances"][0]), int(first["balances"][1])),
             wall=wall,
             prompt_locked=bool(first.get("prompt_locked", False)),
+            shuffle=int(first.get("shuffle", SHUFFLE_MT)),
         )
         if hand.state.commitment != first["commitment"]:
             raise ValueError("the seed does not match the log's commitment")

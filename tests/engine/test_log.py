@@ -76,9 +76,11 @@ def test_the_wall_is_the_seeded_shuffle_and_the_commitment_its_hash():
     b, _ = build_wall(rs, "abc")
     c, _ = build_wall(rs, "abd")
     assert a == b and a != c and len(a) == rs.wall_size == 72
-    assert commitment("abc") == hashlib.sha256(b"erren2:abc").hexdigest()
+    assert commitment("abc") == hashlib.sha256(b"erren2-wall-v2:abc").hexdigest()
+    assert commitment("abc", 1) == hashlib.sha256(b"erren2:abc").hexdigest()
     hand = Hand.new(rs, now=0.0, seed="abc")
     assert hand.state.wall == a
+    assert hand.events[0].payload["shuffle"] == 2
 
 
 @pytest.mark.parametrize("name", ["erren", "mcr", "liangren"])
