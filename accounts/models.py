@@ -236,6 +236,12 @@ class Message(models.Model):
         blank=True,
         help_text=_("可以回复的消息（如对处理结果的申诉）：回复表单提交到这里。"),
     )
+    i18n = models.JSONField(
+        _("翻译信息"),
+        null=True,
+        blank=True,
+        help_text=_("系统消息的原文和参数：按读者的语言显示。"),
+    )
 
     class Meta:
         verbose_name = _("站内信")
@@ -249,3 +255,27 @@ class Message(models.Model):
     @property
     def is_read(self) -> bool:
         return self.read_at is not None
+
+    def shown(self) -> tuple[str, str]:
+        """``(subject, body)`` in the active language.
+
+        A system message may carry ``i18n``: ``{"subject": part, "body":
+        [part, ...]}`` where a part is ``[msgid, {name: value}]`` and a value
+        that is itself ``[msgid]`` is translated too; the stored subject
+        and body are the same text in Chinese (for admin and search).
+        """
+        if not self.i18n:
+            return self.subject, self.body
+        from django.utils.translation import gettext
+
+        def part(p: Any) -> str:
+            msgid, params = p[0], (p[1] if len(p) > 1 else {})
+            values = {
+                k: gettext(v[0]) if isinstance(v, list) else v
+                for k, v in (params or {}).items()
+            }
+            return gettext(msgid) % values if values else gettext(msgid)
+
+        subject = part(self.i18n.get("subject", [self.subject]))
+        body = "\n\n".join(part(p) for p in self.i18n.get("body", []))
+        return subject, body or self.body

@@ -6,6 +6,7 @@ Balances change only through :mod:`accounts.ledger`.
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -160,11 +161,14 @@ def inbox_send(
     body: str,
     sender: User | None = None,
     reply_url: str = "",
+    i18n: dict[str, Any] | None = None,
 ) -> Message:
     """Deliver one inbox message to ``recipient``; ``sender=None`` means the system.
 
     ``reply_url``: the message invites a reply (e.g. an appeal of a
     moderation decision), and the inbox shows a reply form posting there.
+    ``i18n``: the msgids and parameters of a system message, so it is shown
+    in the reader's language (:meth:`Message.shown`).
     Raise ``ValueError`` when the subject or body is blank.
     """
     subject = subject.strip()
@@ -176,6 +180,7 @@ def inbox_send(
         subject=subject[:120],
         body=body,
         reply_url=reply_url,
+        i18n=i18n,
     )
 
 

@@ -56,6 +56,8 @@ def inbox(request: HttpRequest) -> HttpResponse:
     )
     page = paginator.get_page(request.GET.get("page"))
     shown = list(page.object_list)
+    for m in shown:  # system messages in the reader's language
+        m.subject_shown, m.body_shown = m.shown()  # type: ignore[attr-defined]
     newly_read = {m.pk for m in shown if m.read_at is None}
     if newly_read:
         inbox_mark_read(user=request.user, message_ids=newly_read)  # type: ignore[arg-type]

@@ -10,7 +10,9 @@ Server → browser: the frame HTML (hx-swap-oob fragments); a refusal is a
 ``<div id="toast" hx-swap-oob="true" role="alert">`` fragment and changes
 nothing; when the player moves to another table (分组) a
 ``<div id="redirect" hx-swap-oob="true" data-url="...">`` fragment.
-Close codes: 4401 not logged in, 4403 not seated at this table.
+Close codes: 4401 not logged in, 4403 not seated at this table, 4423 the
+player is suspended or banned (moderation: refused at connect; a group
+``table.kick`` message closes their open sockets, after a toast saying why).
 """
 
 from __future__ import annotations
@@ -84,6 +86,14 @@ def _table_url(table_id: int) -> str:
         return f"/table/{table_id}/"
 
 
+def _account_refusal(user_id: int, lang: str | None) -> str | None:
+    """Why a suspended or banned player may not open a table (moderation)."""
+    from moderation.restrictions import account_refusal
+
+    with translation.override(lang):
+        return account_refusal(user_id=user_id)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """One seated player's connection to one table."""
 
@@ -122,6 +132,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if seat is None:
             await self.accept()
             await self.close(code=4403)
+            return
+        refusal = await _pooled(_account_refusal)(user.pk, self.lang)
+        if refusal:
+            await self.accept()
+            await self.send(render_toast(refusal))
+            await self.close(code=4423)
             return
         self.seat = seat
         self.group = table_group(self.table_id)
@@ -180,6 +196,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             task = asyncio.ensure_future(self._send_later(delay))
             self._reveals.add(task)
             task.add_done_callback(self._reveals.discard)
+
+    async def table_kick(self, event: dict[str, Any]) -> None:
+        """Group message (moderation): close this socket if it is ``user``'s."""
+        user = self.scope.get("user")
+        if user is None or getattr(user, "pk", None) != event.get("user"):
+            return
+        message = await _pooled(_account_refusal)(user.pk, self.lang)
+        await self.send(render_toast(message or str(event.get("message") or "")))
+        await self.close(code=4423)
 
     async def _send_later(self, delay: float) -> None:
         await asyncio.sleep(delay)

@@ -145,6 +145,12 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """The live table page (first paint; the WebSocket keeps it current)."""
     t, seat = selectors.access_table(request.user, table_id)
+    from moderation.restrictions import account_refusal
+
+    refusal = account_refusal(user_id=request.user.pk)
+    if refusal:  # suspended or banned: not at a table (moderation)
+        messages.error(request, refusal)
+        return redirect(reverse("games:lobby"))
     context: dict[str, Any] = presenters.seat_context(t, seat, user=request.user)
     return render(request, "games/table.html", context)
 

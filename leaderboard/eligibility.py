@@ -5,8 +5,8 @@ query and the nightly snapshot filter with it.  Board-specific conditions
 are added by the board itself: active in the period (a hand in it), and
 for the rating board not provisional (``leaderboard.rating``).
 
-Moderation extends this function (issue 14: suspended players are off the
-boards) by adding its condition here.
+Moderation (issue 14): players suspended or banned now are off the boards
+(``moderation.restrictions.board_excluded_users``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,11 @@ def board_eligible(*, prefix: str = "user__") -> Q:
 
     ``prefix`` is the lookup path to the user from the filtered model
     (``"user__"`` for ``PlayerStats``/``HandSeat``, ``""`` on ``User``).
-    Bots (``Profile.is_bot``) and deactivated accounts are left out.
+    Bots (``Profile.is_bot``), deactivated accounts and players suspended
+    or banned at the time of the query are left out.
     """
-    return Q(**{f"{prefix}is_active": True, f"{prefix}profile__is_bot": False})
+    from moderation.restrictions import board_excluded_users
+
+    return Q(**{f"{prefix}is_active": True, f"{prefix}profile__is_bot": False}) & ~Q(
+        **{f"{prefix}pk__in": board_excluded_users()}
+    )

@@ -66,6 +66,12 @@ def board_excluded_users(*, now: datetime | None = None) -> QuerySet[Sanction]:
     return Sanction.objects.filter(active_q(now), kind__in=ACCOUNT).values("user_id")
 
 
+def seating_excluded_users(*, now: datetime | None = None) -> QuerySet[Sanction]:
+    """User ids (a values query) who may not be matched at ``now``."""
+    now = now or timezone.now()
+    return Sanction.objects.filter(active_q(now), kind__in=SEATING).values("user_id")
+
+
 def until_text(sanction: Sanction) -> str:
     """ "until when" for a player: a local date and time, or 解除前一直有效."""
     if sanction.ends is None:
@@ -108,3 +114,12 @@ def is_muted(*, user_id: int | None, now: datetime | None = None) -> Sanction | 
         kinds=(Sanction.Kind.MUTE, Sanction.Kind.SUSPEND, Sanction.Kind.BAN),
         now=now,
     )
+
+
+def player_notice(*, user_id: int | None, now: datetime | None = None) -> str | None:
+    """The banner a sanctioned player sees on every page (the longest-lasting
+    active sanction of any kind), or None."""
+    if user_id is None:
+        return None
+    sanction = active_sanctions(user_id=user_id, now=now).first()
+    return sanction_message(sanction) if sanction else None

@@ -131,3 +131,23 @@ def report_table(request: HttpRequest, table_id: int) -> HttpResponse:
         return _form(request, url=url, key=f"t{table_id}")
     back = reverse("games:table", args=[table_id])
     return _report(request, url=url, key=f"t{table_id}", back=back, hand=hand)
+
+
+@login_required
+@require_POST
+def appeal(request: HttpRequest, case_id: int) -> HttpResponse:
+    """申诉: the reported player's reply to a decision (from the inbox)."""
+    from .services.cases import case_appeal
+    from .services.decisions import DecisionError
+
+    try:
+        case_appeal(
+            case_id=case_id,
+            user=request.user,  # type: ignore[arg-type]
+            text=request.POST.get("text", ""),
+        )
+    except DecisionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("申诉已提交，案件会重新审查，结果以站内信通知。"))
+    return redirect(reverse("accounts:inbox"))

@@ -59,6 +59,27 @@ def notify_table(
     transaction.on_commit(send)
 
 
+def notify_kick(table_id: int, *, user_id: int, message: str) -> None:
+    """On commit, close ``user_id``'s websockets at the table, telling them why.
+
+    Moderation (issue 14): a suspended or banned player's open sessions are
+    closed; the consumer (``table_kick``) shows ``message`` and closes with
+    code 4423.
+    """
+    event = {"type": "table.kick", "user": user_id, "message": message}
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:  # pragma: no cover - channels always configured here
+            return
+        try:
+            async_to_sync(layer.group_send)(table_group(table_id), event)
+        except Exception:
+            log.exception("kick at table %s failed", table_id)
+
+    transaction.on_commit(send)
+
+
 _TIMERS: list[threading.Timer] = []
 _TIMERS_LOCK = threading.Lock()
 

@@ -980,6 +980,24 @@ def note_disconnect(table_id: int, seat: int, *, now: float | None = None) -> No
             )
 
 
+def seat_force_auto(table_id: int, seat: int, *, now: float | None = None) -> bool:
+    """托管 on for ``seat`` at once, connected or not; return whether it changed.
+
+    Moderation (issue 14): the live hand of a suspended or banned player is
+    finished by 托管 (their websockets are closed and refused, so nothing
+    turns it off again).  Logged as the engine action ``auto_play``.
+    """
+    now = time.time() if now is None else now
+    with transaction.atomic():
+        try:
+            table = lock_table(table_id)
+        except TableError:
+            return False
+        if not table.is_human(seat):
+            return False
+        return _set_auto(table, seat, True, now)
+
+
 AWAY_TOLERANCE = 0.5
 """Seconds a ``seat_away`` job may run early (clocks of different processes)."""
 

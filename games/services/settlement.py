@@ -190,6 +190,27 @@ def book_hand(
     return seats
 
 
+def _after_abandon(
+    table: Table, record: HandRecord, users: Sequence[int], endings: Sequence[str]
+) -> None:
+    """On commit, check for a play ban each person who did not finish the hand
+    (moderation, issue 14: repeated abandonment)."""
+    from django.db import transaction
+
+    if record.practice:
+        return
+    for seat in (0, 1):
+        if endings[seat] != HandSeat.Ending.PLAYED and table.is_human(seat):
+            user_id = users[seat]
+
+            def check(user_id: int = user_id) -> None:
+                from moderation.tasks import playban_after_hand
+
+                playban_after_hand.delay(user_id)
+
+            transaction.on_commit(check)
+
+
 def settle_hand(
     *,
     table: Table,
@@ -234,9 +255,11 @@ def settle_hand(
     record.ended = datetime.fromtimestamp(now, tz=UTC)
     record.save(update_fields=["status", "seed", "result", "settlement", "ended"])
 
+    endings = _endings(table, hand, left)
+    users = seat_users(table=table, record=record)
     book_hand(
         record=record,
-        users=seat_users(table=table, record=record),
+        users=users,
         result=HandResult(
             winner=st.winner,
             self_drawn=bool(result.get("self_drawn")),
@@ -251,9 +274,10 @@ def settle_hand(
             ),
             dealer=hand.state.dealer,
         ),
-        endings=_endings(table, hand, left),
+        endings=endings,
     )
     review_schedule(hand_id=record.pk)
+    _after_abandon(table, record, users, endings)
 
     match = table.match
     if match is not None:

@@ -22,8 +22,8 @@ from accounts.models import Profile
 from games.engine.bots import LEVELS
 
 from ..models import Match, Room, Table
-from .notify import notify_table, schedule
-from .play import TableError, lock_table, start_hand
+from .notify import notify_kick, notify_table, schedule
+from .play import TableError, lock_table, seat_force_auto, start_hand
 
 OPEN = (Table.Status.WAITING, Table.Status.PLAYING, Table.Status.SETTLING)
 
@@ -38,9 +38,26 @@ def _check_balance(user: Any, room: Room) -> None:
         )
 
 
+def _check_allowed(user: Any) -> None:
+    """Refuse a suspended, banned or play-banned player, saying why and until
+    when (``moderation.restrictions``, issue 14)."""
+    from moderation.restrictions import seat_refusal
+
+    refusal = seat_refusal(user_id=getattr(user, "pk", None))
+    if refusal:
+        raise TableError(refusal)
+
+
 def _check_room(room: Room) -> None:
     if not room.active:
         raise TableError(f"{room.name}暂未开放")
+
+
+def _restricted_users() -> Any:
+    """User ids (a subquery) that may not be matched now (moderation)."""
+    from moderation.restrictions import seating_excluded_users
+
+    return seating_excluded_users()
 
 
 def open_table_of(user: Any) -> Table | None:
@@ -104,6 +121,7 @@ def quick_match(user: Any, room: Room, *, now: float | None = None) -> Table:
         TableError: room closed, or balance below the room's minimum.
     """
     now = time.time() if now is None else now
+    _check_allowed(user)
     with transaction.atomic():
         room = Room.objects.select_for_update().get(pk=room.pk)
         _check_room(room)
@@ -121,6 +139,7 @@ def quick_match(user: Any, room: Room, *, now: float | None = None) -> Table:
                 seat1__isnull=True,
             )
             .exclude(seat0=user)
+            .exclude(seat0__in=_restricted_users())
             .order_by("created", "id")
             .first()
         )
@@ -153,6 +172,7 @@ def play_bot(
     level = level or settings.MAHJONG_DEFAULT_BOT_LEVEL
     if level not in LEVELS:
         raise TableError(f"没有这个机器人等级：{level}")
+    _check_allowed(user)
     with transaction.atomic():
         _check_room(room)
         playing = _free_user(user)
@@ -175,6 +195,7 @@ def create_friend_table(user: Any, room: Room) -> Table:
     Raises:
         TableError: room closed, balance too low, or a hand in play.
     """
+    _check_allowed(user)
     with transaction.atomic():
         _check_room(room)
         _check_balance(user, room)
@@ -212,6 +233,7 @@ def join_friend_table(user: Any, token: str, *, now: float | None = None) -> Tab
             return table
         if table.status != Table.Status.WAITING or table.seat1_id is not None:
             raise TableError("这张牌桌已经满了或已关闭")
+        _check_allowed(user)
         _check_balance(user, table.room)
         playing = _free_user(user)
         if playing is not None:
@@ -262,6 +284,8 @@ def do_table_request(
             raise TableError("你不在这张牌桌的座位上")
         if kind == "sync":
             return table
+        if kind in ("continue", "regroup", "accept_bot"):
+            _check_allowed(user)
         if kind == "leave":
             if table.status == Table.Status.PLAYING:
                 raise TableError("这一盘还没有结束")
@@ -375,6 +399,33 @@ def _users(ids: list[int]) -> list[Any]:
     from django.contrib.auth import get_user_model
 
     return list(get_user_model().objects.filter(pk__in=ids)) if ids else []
+
+
+def table_remove_player(
+    *, user_id: int, message: str, now: float | None = None
+) -> Table | None:
+    """Take ``user_id`` away from the table they are at (moderation, issue 14).
+
+    A waiting or settling table closes; at a table being played their seat
+    goes to 托管, which finishes the hand.  Either way their open websockets
+    there are closed with ``message`` (on commit).  Returns the table, or
+    None when they sat at none.
+    """
+    now = time.time() if now is None else now
+    table = open_table_of(user_id)
+    if table is None:
+        return None
+    seat = table.seat_of(user_id)
+    if table.status == Table.Status.PLAYING and seat is not None:
+        seat_force_auto(table.pk, seat, now=now)
+    else:
+        with transaction.atomic():
+            locked = lock_table(table.pk)
+            if locked.status in (Table.Status.WAITING, Table.Status.SETTLING):
+                _close(locked, note="removed")
+    with transaction.atomic():
+        notify_kick(table.pk, user_id=user_id, message=message)
+    return table
 
 
 def do_table_refresh(table_id: int) -> None:

@@ -1,0 +1,112 @@
+"""Sanctions with teeth: lobby, matching, the table, reports, boards, 托管."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import HandRecord, Table
+from games.services import TableError, play_bot, quick_match
+from games.services.hands import load_hand
+from leaderboard.eligibility import board_eligible
+from moderation.models import Sanction
+from moderation.services.sanctions import sanction_enforce
+from tests.games.conftest import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def _suspend(user, *, days=3, kind="suspend"):
+    now = timezone.now()
+    return Sanction.objects.create(
+        user=user,
+        kind=kind,
+        reason="使用外挂",
+        starts=now,
+        ends=None if kind == "ban" else now + timedelta(days=days),
+    )
+
+
+def test_a_suspended_player_is_refused_at_the_lobby_and_matching(alice, bob, room):
+    _suspend(alice)
+    for start in (
+        lambda: quick_match(alice, room),
+        lambda: play_bot(alice, room, "easy"),
+    ):
+        with pytest.raises(TableError, match="暂停.*使用外挂"):
+            start()
+    assert not Table.objects.filter(seat0=alice).exists()
+    # a waiting player who is suspended after queueing is never matched
+    table = quick_match(bob, room)
+    _suspend(bob, kind="ban")
+    carol = make_player("carol")
+    other = quick_match(carol, room)
+    assert other.pk != table.pk and other.status == "waiting"
+
+
+def test_the_lobby_and_pages_say_why_and_until_when(client, alice, room):
+    sanction = _suspend(alice)
+    client.force_login(alice)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert 'data-testid="restriction"' in page and "使用外挂" in page
+    until = timezone.localtime(sanction.ends).strftime("%Y-%m-%d %H:%M")
+    assert until in page
+    refused = client.post(
+        reverse("games:quick_match", args=[room.pk]), follow=True
+    ).content.decode()
+    assert "你的账号已被暂停" in refused
+
+
+def test_a_suspended_player_cannot_open_their_table_page(client, alice, room):
+    table = play_bot(alice, room, "easy")
+    _suspend(alice)
+    client.force_login(alice)
+    response = client.get(reverse("games:table", args=[table.pk]))
+    assert response.status_code == 302 and response["Location"] == "/lobby/"
+
+
+def test_a_play_ban_refuses_a_seat_but_not_reports_or_boards(alice, bob, room):
+    _suspend(alice, kind="playban")
+    with pytest.raises(TableError, match="中途弃局"):
+        quick_match(alice, room)
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.filter(board_eligible(prefix=""))
+    assert alice in users
+
+
+def test_suspended_players_are_off_the_boards_until_it_ends(alice, bob):
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    sanction = _suspend(alice)
+    assert set(User.objects.filter(board_eligible(prefix=""))) == {bob}
+    sanction.ends = timezone.now() - timedelta(seconds=1)
+    sanction.save()
+    assert set(User.objects.filter(board_eligible(prefix=""))) == {alice, bob}
+
+
+def test_enforcement_finishes_a_live_hand_by_auto_play(alice, bob, room):
+    quick_match(alice, room)
+    table = quick_match(bob, room)
+    assert table.status == "playing"
+    sanction = _suspend(bob)
+    assert sanction_enforce(sanction_id=sanction.pk) is True
+    table.refresh_from_db()
+    record = HandRecord.objects.get(pk=table.hand_id)
+    hand = load_hand(record, seq=table.seq)
+    bob_seat = table.seat_of(bob.pk)
+    if record.status == "live":
+        assert hand.state.auto[bob_seat] is True
+    else:  # 托管 already played the hand out against a pending seat
+        assert record.status == "ended"
+    # a waiting table is closed
+    carol = make_player("carol")
+    waiting = quick_match(carol, room)
+    banned = _suspend(carol, kind="ban")
+    sanction_enforce(sanction_id=banned.pk)
+    waiting.refresh_from_db()
+    assert waiting.status == "closed"
