@@ -21,7 +21,16 @@ def profile(request: HttpRequest) -> HttpResponse:
     player_profile = profile_create(user=request.user)  # type: ignore[arg-type]
     if request.method == "POST":
         form = NicknameForm(request.POST, instance=player_profile)
-        if form.is_valid():
+        from moderation.restrictions import is_muted, until_text
+
+        mute = is_muted(user_id=request.user.pk)
+        if mute is not None:  # a muted player writes no free text (moderation)
+            form.add_error(
+                None,
+                _("你已被禁言（至 %(until)s），不能修改昵称。")
+                % {"until": until_text(mute)},
+            )
+        elif form.is_valid():
             try:
                 profile_set_nickname(
                     profile=player_profile, nickname=form.cleaned_data["nickname"]

@@ -322,7 +322,9 @@ def case_page_context(case: Case) -> dict[str, Any]:
                     flow=pair.get("flow", []),
                     title=_("累计流向被举报人的游戏币"),
                     no_data=_("没有对局"),
-                ),
+                )
+                if len(pair.get("flow", [])) >= 2
+                else "",
             }
         )
     timing = evidence.get("timing", {})
@@ -330,14 +332,19 @@ def case_page_context(case: Case) -> dict[str, Any]:
         {"key": g, "label": GROUP_LABELS.get(g, g), **v}
         for g, v in timing.get("groups", {}).items()
     ]
-    chart = timing_chart(
-        groups=[
-            (str(g["label"]), g["median"], g["baseline_median"], g["site_median"])
-            for g in groups
-        ],
-        title=_("思考时间中位数（秒）"),
-        series=(_("被举报的牌局"), _("本人以往"), _("全站")),
-        no_data=_("没有可比较的决定"),
+    measured = [g for g in groups if g["median"] is not None]
+    chart = (
+        timing_chart(
+            groups=[
+                (str(g["label"]), g["median"], g["baseline_median"], g["site_median"])
+                for g in measured
+            ],
+            title=_("思考时间中位数（秒）"),
+            series=(_("被举报的牌局"), _("本人以往"), _("全站")),
+            no_data=_("没有可比较的决定"),
+        )
+        if measured
+        else ""
     )
     prior = []
     for key, record in evidence.get("prior", {}).items():

@@ -110,3 +110,12 @@ def test_enforcement_finishes_a_live_hand_by_auto_play(alice, bob, room):
     sanction_enforce(sanction_id=banned.pk)
     waiting.refresh_from_db()
     assert waiting.status == "closed"
+
+
+def test_a_muted_player_cannot_change_their_nickname(client, alice):
+    _suspend(alice, kind="mute")
+    client.force_login(alice)
+    page = client.post(reverse("accounts:profile"), {"nickname": "新名字"})
+    assert "禁言" in page.content.decode()
+    alice.profile.refresh_from_db()
+    assert alice.profile.nickname == "alice"
