@@ -54,6 +54,11 @@ MIN_SAMPLE = 10
 def decision_times(*, seats: Mapping[int, int]) -> dict[str, list[float]]:
     """Seconds from each prompt to the player's answer, per decision group.
 
+    The same measure as ``games.engine.walk.DecisionPoint.seconds`` (the
+    replay's), read straight from the logged ``prompt`` events instead of
+    replaying each hand with the engine, so hundreds of hands cost one query
+    (``tests/moderation/test_moderation_evidence.py`` holds the two equal).
+
     ``seats`` maps hand id → the player's seat in it.  A decision is an
     action of that seat (the causing action kept on its first event) answered
     after a ``prompt`` event that asked the seat; moves made by 托管, forced
@@ -277,16 +282,16 @@ def prior_record(
 def agreement_evidence(*, user_id: int, hand_ids: Iterable[int]) -> dict[str, Any]:
     """How often the player's decisions matched the hard bot's (the review).
 
-    Uses the replay review's ``games.selectors.review_agreement`` (issue:
-    复盘) for the reported hands, the player's recent hands and their own
-    baseline.  Returns ``{"available": False}`` while the review is not
-    part of the site.
+    Uses the replay review (复盘, ``games.selectors.review_agreement``: the
+    hard bot's choice on the seat's own view, per decision) for the reported
+    hands, the player's last ``MAHJONG_OUTLIER_RECENT_HANDS`` other hands and
+    their own baseline (the ``MAHJONG_EVIDENCE_BASELINE_HANDS`` before).
+    Returns ``{"available", "reported", "recent", "baseline": [agreed,
+    decisions], "z"}``; ``available`` is False when no hand of the player
+    was reviewed yet.
     """
-    from games import selectors
+    from games.selectors import review_agreement as agreement
 
-    agreement = getattr(selectors, "review_agreement", None)
-    if agreement is None:
-        return {"available": False}
     hand_ids = list(hand_ids)
     recent = settings.MAHJONG_OUTLIER_RECENT_HANDS
     reported = agreement(user_id=user_id, hand_ids=hand_ids)
@@ -299,7 +304,7 @@ def agreement_evidence(*, user_id: int, hand_ids: Iterable[int]) -> dict[str, An
     recent_pair = agreement(user_id=user_id, hand_ids=own_ids[:recent])
     baseline = agreement(user_id=user_id, hand_ids=own_ids[recent:])
     return {
-        "available": True,
+        "available": bool(reported[1] or recent_pair[1] or baseline[1]),
         "reported": list(reported),
         "recent": list(recent_pair),
         "baseline": list(baseline),

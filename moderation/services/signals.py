@@ -10,8 +10,11 @@
   against their own earlier ones (at least ``MAHJONG_OUTLIER_MIN_BASELINE``):
   the robust z-score of their median discard time at or beyond
   ``MAHJONG_OUTLIER_Z`` (作弊/外挂).
-- **Bot agreement** — the same comparison of the replay review's agreement
-  with the hard bot, when the review is part of the site.
+- **Bot agreement** — the share of a player's reviewed decisions in their
+  last ``MAHJONG_OUTLIER_RECENT_HANDS`` hands that matched the hard bot (the
+  replay review, ``games.selectors.review_agreement``) against their own
+  earlier rate: a z-score at or beyond ``MAHJONG_OUTLIER_Z`` over at least
+  :data:`MIN_REVIEWED` decisions (作弊/外挂).
 
 Each signal is one atom (``moderation.services.reports.report_signal``);
 the same signal against the same player is not raised twice within its
@@ -91,6 +94,7 @@ def timing_outliers(*, now: datetime) -> list[dict[str, Any]]:
     base_n = settings.MAHJONG_EVIDENCE_BASELINE_HANDS
     active = (
         HandSeat.objects.filter(ended__gte=since, user__profile__is_bot=False)
+        .order_by()
         .values_list("user_id", flat=True)
         .distinct()
     )
@@ -117,6 +121,52 @@ def timing_outliers(*, now: datetime) -> list[dict[str, Any]]:
                     "median": stats.median(sample),
                     "baseline_median": stats.median(baseline),
                     "hands": list(recent),
+                }
+            )
+    return out
+
+
+MIN_REVIEWED = 50
+"""Reviewed decisions in the recent hands before an agreement signal counts."""
+
+
+def agreement_outliers(*, now: datetime) -> list[dict[str, Any]]:
+    """Players active since the last scan whose recent agreement with the hard
+    bot (the replay review) is far above their own history."""
+    from games.selectors import review_agreement
+
+    since = now - timedelta(seconds=2 * settings.MAHJONG_SIGNALS_EVERY)
+    recent_n = settings.MAHJONG_OUTLIER_RECENT_HANDS
+    base_n = settings.MAHJONG_EVIDENCE_BASELINE_HANDS
+    active = (
+        HandSeat.objects.filter(ended__gte=since, user__profile__is_bot=False)
+        .order_by()
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    out = []
+    for user_id in list(active)[:500]:
+        ids = list(
+            HandSeat.objects.filter(user_id=user_id, ended__lte=now)
+            .order_by("-ended", "-id")
+            .values_list("hand_id", flat=True)[: recent_n + base_n]
+        )
+        recent, base = ids[:recent_n], ids[recent_n:]
+        if len(base) < settings.MAHJONG_OUTLIER_MIN_BASELINE:
+            continue
+        agreed, made = review_agreement(user_id=user_id, hand_ids=recent)
+        base_agreed, base_made = review_agreement(user_id=user_id, hand_ids=base)
+        if made < MIN_REVIEWED:
+            continue
+        z = stats.proportion_z(agreed, made, base_agreed, base_made)
+        if z is not None and z >= settings.MAHJONG_OUTLIER_Z:
+            out.append(
+                {
+                    "user": user_id,
+                    "z": round(z, 2),
+                    "recent": [agreed, made],
+                    "baseline": [base_agreed, base_made],
+                    "hands": recent,
                 }
             )
     return out
@@ -164,6 +214,20 @@ def signals_scan(*, now: datetime | None = None) -> int:
             suspect_id=hit["user"],
             category=Category.CHEATING,
             signal=Signal.TIMING,
+            data={k: v for k, v in hit.items() if k != "hands"},
+            hand_ids=hit["hands"],
+            now=now,
+        )
+        raised += 1
+    for hit in agreement_outliers(now=now):
+        if Report.objects.filter(
+            signal=Signal.AGREEMENT, case__suspect_id=hit["user"], created__gte=week
+        ).exists():
+            continue
+        report_signal(
+            suspect_id=hit["user"],
+            category=Category.CHEATING,
+            signal=Signal.AGREEMENT,
             data={k: v for k, v in hit.items() if k != "hands"},
             hand_ids=hit["hands"],
             now=now,

@@ -86,7 +86,7 @@ def test_report_from_the_settlement_decide_in_admin_both_inboxes(live, browser):
     ctx_m, m, errors_m = new_page(browser, DESKTOP)
     login(m, live, "judge")
     m.goto(f"{live.url}/admin/moderation/case/")
-    m.locator("#result_list tbody a[href*=\"/change/\"]").first.click()
+    m.locator('#result_list tbody a[href*="/change/"]').first.click()
     m.wait_for_selector("[data-testid=evidence] [data-testid=evidence-pair]")
     assert int(m.locator("[data-testid=priority]").get_attribute("data-priority")) > 0
     m.locator("[data-testid=inquiry-open]").click()
