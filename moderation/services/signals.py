@@ -86,28 +86,47 @@ def win_trading_pairs(*, now: datetime) -> list[dict[str, Any]]:
     return out
 
 
-def timing_outliers(*, now: datetime) -> list[dict[str, Any]]:
-    """Players active since the last scan whose recent discard times are far
-    outside their own history (see the module docstring)."""
+def _active_players(now: datetime, limit: int = 500) -> list[int]:
+    """People who finished a hand since the last scan (two periods back)."""
     since = now - timedelta(seconds=2 * settings.MAHJONG_SIGNALS_EVERY)
-    recent_n = settings.MAHJONG_OUTLIER_RECENT_HANDS
-    base_n = settings.MAHJONG_EVIDENCE_BASELINE_HANDS
     active = (
         HandSeat.objects.filter(ended__gte=since, user__profile__is_bot=False)
         .order_by()
         .values_list("user_id", flat=True)
         .distinct()
     )
+    return list(active[:limit])
+
+
+def _recent_and_base(
+    user_id: int, now: datetime
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """``(recent, baseline)`` (hand id, seat) pairs of a player, newest first:
+    the last ``MAHJONG_OUTLIER_RECENT_HANDS`` and up to
+    ``MAHJONG_EVIDENCE_BASELINE_HANDS`` before; None below
+    ``MAHJONG_OUTLIER_MIN_BASELINE`` baseline hands."""
+    recent_n = settings.MAHJONG_OUTLIER_RECENT_HANDS
+    seats = list(
+        HandSeat.objects.filter(user_id=user_id, ended__lte=now)
+        .order_by("-ended", "-id")
+        .values_list("hand_id", "seat")[
+            : recent_n + settings.MAHJONG_EVIDENCE_BASELINE_HANDS
+        ]
+    )
+    if len(seats) - recent_n < settings.MAHJONG_OUTLIER_MIN_BASELINE:
+        return None
+    return seats[:recent_n], seats[recent_n:]
+
+
+def timing_outliers(*, now: datetime) -> list[dict[str, Any]]:
+    """Players active since the last scan whose recent discard times are far
+    outside their own history (see the module docstring)."""
     out = []
-    for user_id in list(active)[:500]:
-        seats = list(
-            HandSeat.objects.filter(user_id=user_id, ended__lte=now)
-            .order_by("-ended", "-id")
-            .values_list("hand_id", "seat")[: recent_n + base_n]
-        )
-        recent, base = dict(seats[:recent_n]), dict(seats[recent_n:])
-        if len(base) < settings.MAHJONG_OUTLIER_MIN_BASELINE:
+    for user_id in _active_players(now):
+        seats = _recent_and_base(user_id, now)
+        if seats is None:
             continue
+        recent, base = dict(seats[0]), dict(seats[1])
         sample = decision_times(seats=recent).get("discard", [])
         baseline = decision_times(seats=base).get("discard", [])
         if len(sample) < MIN_DECISIONS:
@@ -135,25 +154,12 @@ def agreement_outliers(*, now: datetime) -> list[dict[str, Any]]:
     bot (the replay review) is far above their own history."""
     from games.selectors import review_agreement
 
-    since = now - timedelta(seconds=2 * settings.MAHJONG_SIGNALS_EVERY)
-    recent_n = settings.MAHJONG_OUTLIER_RECENT_HANDS
-    base_n = settings.MAHJONG_EVIDENCE_BASELINE_HANDS
-    active = (
-        HandSeat.objects.filter(ended__gte=since, user__profile__is_bot=False)
-        .order_by()
-        .values_list("user_id", flat=True)
-        .distinct()
-    )
     out = []
-    for user_id in list(active)[:500]:
-        ids = list(
-            HandSeat.objects.filter(user_id=user_id, ended__lte=now)
-            .order_by("-ended", "-id")
-            .values_list("hand_id", flat=True)[: recent_n + base_n]
-        )
-        recent, base = ids[:recent_n], ids[recent_n:]
-        if len(base) < settings.MAHJONG_OUTLIER_MIN_BASELINE:
+    for user_id in _active_players(now):
+        seats = _recent_and_base(user_id, now)
+        if seats is None:
             continue
+        recent, base = [h for h, _ in seats[0]], [h for h, _ in seats[1]]
         agreed, made = review_agreement(user_id=user_id, hand_ids=recent)
         base_agreed, base_made = review_agreement(user_id=user_id, hand_ids=base)
         if made < MIN_REVIEWED:

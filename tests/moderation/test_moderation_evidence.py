@@ -10,6 +10,7 @@ from games.engine.events import Event
 from games.engine.walk import walk
 from games.models import HandEvent, HandRecord, HandReview
 from games.services import quick_match
+from games.services.hands import event_from_row
 from moderation import stats
 from moderation.evidence import DECISION_GROUPS, decision_times
 from moderation.models import Case
@@ -23,17 +24,7 @@ pytestmark = pytest.mark.django_db
 
 def _events(record: HandRecord) -> list[Event]:
     return [
-        Event(
-            seq=e.seq,
-            kind=e.kind,
-            seat=e.seat,
-            payload=e.payload,
-            public=e.public,
-            visible_to=frozenset(e.visible_to),
-            at=e.at,
-            action=e.action,
-        )
-        for e in HandEvent.objects.filter(hand=record).order_by("seq")
+        event_from_row(e) for e in HandEvent.objects.filter(hand=record).order_by("seq")
     ]
 
 
