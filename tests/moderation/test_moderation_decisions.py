@@ -249,3 +249,42 @@ def test_decided_reports_show_their_outcome_to_the_reporter(client, alice, bob):
     page = client.get(reverse("accounts:profile")).content.decode()
     assert 'data-status="decided"' in page and "未发现违规" in page
     assert Case.objects.get().decided_at <= timezone.now()
+
+
+def test_a_reporter_whose_reports_are_dismissed_weighs_less(alice, bob):
+    from moderation.priority import reporter_weight
+
+    assert reporter_weight(upheld=0, dismissed=0) == 1.0
+    assert reporter_weight(upheld=0, dismissed=4) == pytest.approx(1 / 3)
+    assert reporter_weight(upheld=4, dismissed=0) == pytest.approx(5 / 3)
+    mod = moderator()
+    carol, dave = make_player("carol"), make_player("dave")
+    for i in range(3):  # alice's three earlier reports were all dismissed
+        victim = make_player(f"v{i}")
+        old = reported_case(alice, victim)[0]
+        case_decide(case_id=old.pk, moderator=mod, outcome="dismiss", reason="无")
+    noisy = case_triage(case_id=reported_case(alice, bob)[0].pk)
+    fresh = case_triage(case_id=reported_case(carol, dave)[0].pk)
+    part = {p["key"]: p for p in noisy.priority_parts}["reports"]
+    assert part["detail"]["weights"] == [0.4] and part["points"] == 6.0
+    assert noisy.priority < fresh.priority
+
+
+def test_an_appeal_is_a_reply_to_the_message(client, alice, bob):
+    mod = moderator()
+    case, _record = reported_case(alice, bob)
+    case_decide(case_id=case.pk, moderator=mod, outcome="mute", reason="骂人", days=1)
+    from moderation.services.notices import case_notify_decided
+
+    case_notify_decided(case_id=case.pk)
+    client.force_login(bob)
+    inbox = client.get(reverse("accounts:inbox")).content.decode()
+    url = reverse("moderation:appeal", args=[case.pk])
+    assert f'action="{url}"' in inbox and 'data-testid="inbox-message"' in inbox
+    done = client.post(url, {"text": "<b>误会</b>"}, follow=True).content.decode()
+    assert "申诉已提交" in done
+    case.refresh_from_db()
+    assert case.status == "open" and case.appealed
+    client.force_login(mod)
+    page = client.get(reverse("admin:moderation_case_change", args=[case.pk]))
+    assert "&lt;b&gt;误会&lt;/b&gt;" in page.content.decode()

@@ -186,3 +186,28 @@ def test_player_page_offers_a_report_to_other_signed_in_players(client, alice, b
     done = client.post(post, {"category": "collusion"}, HTTP_HX_REQUEST="true")
     assert 'data-testid="report-done"' in done.content.decode()
     assert Case.objects.get().suspect == bob
+
+
+def test_the_table_s_top_bar_reports_the_live_hand(client, alice, bob, room):
+    from games.services import play_bot, quick_match
+
+    quick_match(alice, room)
+    table = quick_match(bob, room)
+    client.force_login(alice)
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'data-testid="table-report"' in page
+    assert 'data-testid="report-form"' not in page  # loaded when opened
+    url = reverse("moderation:report_table", args=[table.pk])
+    form = client.get(url).content.decode()
+    assert 'data-testid="report-form"' in form and 'name="category"' in form
+    done = client.post(url, {"category": "stalling"}, HTTP_HX_REQUEST="true")
+    assert 'data-testid="report-done"' in done.content.decode()
+    atom = Report.objects.get()
+    assert (atom.case.suspect, atom.hand_id) == (bob, table.hand_id)
+    # not seated: 404; a practice table offers nothing to report
+    client.force_login(make_player("carol"))
+    assert client.get(url).status_code == 404
+    practice = play_bot(make_player("dave"), room, "easy")
+    client.force_login(practice.seat0)
+    page = client.get(reverse("games:table", args=[practice.pk])).content.decode()
+    assert 'data-testid="table-report"' not in page
