@@ -182,6 +182,7 @@
     var t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
     if (t && t.closest && t.closest(".mj-settle-wrap") && e.key !== "Escape") return;
+    if (t && t.closest && t.closest(".mj-report")) return; // 举报: its own keys (Space/Enter open it)
     var key = e.key;
     if (key === "ArrowLeft" || key === "ArrowRight") {
       if (!handTiles().length) return;
