@@ -40,6 +40,14 @@ such as ``"5m"``, times are epoch milliseconds):
 ``wall_count``   tiles left to draw
 ``round_wind``   "1z".."4z";  ``indicators`` {bonus_tile (加番牌), wild (财神)}
 ``task``         {kind, tile, fan, factor} (任务) or None
+``short_win``    [{tile, fan, needed}]: tiles since this seat's last action
+                 that completed its hand below the minimum fan (the table
+                 says "only N fan, M needed" instead of offering 和)
+``stakes``       seed 002's live 倍数 where 明牌/加倍 exist: {multiplier,
+                 parts [{key open_hand|deal_double, who, factor}],
+                 ready_win (听牌胡 factor or None), open_factor} or None
+``pool``         {limit, me, opponent}: discard pool sizes where a full pool
+                 ends the hand (youxi), else None
 ``systems``      the rule set's systems (``ready``, ``swap``, ``win_double`` ...)
 ``deadline``     {at (ms), seconds (the phase's full time, for the bar),
                   seat: "me"/"opponent"} or None
@@ -57,12 +65,16 @@ such as ``"5m"``, times are epoch milliseconds):
                  pre_deal {open (明牌 offered), double (开始加倍 offered)} or None,
                  double (加倍 prompt after the deal),
                  swap {tiles, used, max, free (the next swap is free)} or None,
-                 win_double {count, max} or None (when hu is offered and the
-                 rule set has 胡加倍: declining the win raises the multiplier)
+                 win_double {count, max, next, plus, factor} or None (when
+                 hu is offered, the rule set has 胡加倍 and the cap is not
+                 reached: declining the win raises the count to ``next``,
+                 a later win scoring (底番 + plus) × factor)
 ``tenpai``       {waits [{tile, left}]} for a waiting hand, else None
 ``settlement``   None until the end, then {result "win"|"draw", reason,
                  winner "me"/"opponent"/None, self_drawn, win_tile,
-                 fans [{id, zh, en, points, count}], fan_total,
+                 fans [{id, zh, en, points, count}], fan_total (番种合计,
+                 the scorer's sum), total_fan (总番数 after 开始加倍 / 胡加倍 /
+                 任务, the header's figure),
                  lines [{key, zh, en, value, note}] (multipliers, cap, rake...),
                  coins {me, opponent}, skill {me, opponent}, practice,
                  hands {me, opponent} (both hands open), seed, commitment,
@@ -330,7 +342,6 @@ def _actions(
     legal = view["legal_actions"]
     kinds = {a["kind"] for a in legal}
     counts = list(s.concealed[seat])
-    systems = {sy.value for sy in rs.systems}
 
     discard_tiles = [a["tile"] for a in legal if a["kind"] == "discard"]
     discard_waits: dict[str, list[dict[str, Any]]] = {}
@@ -394,11 +405,72 @@ def _actions(
             if swaps
             else None
         ),
-        "win_double": (
-            {"count": s.win_doubles[seat], "max": rs.max_win_doubles}
-            if hu and "win_double" in systems
-            else None
+        "win_double": _win_double(rs, s.win_doubles[seat]) if hu else None,
+    }
+
+
+def _win_double(rs: Any, count: int) -> dict[str, Any] | None:
+    """胡加倍 on offer with a 和 (seed 000): declining it raises the count.
+
+    ``{count, max, next, plus, factor}``: after declining, a win scores
+    (底番 + plus) × factor (games.engine.settle: (base + 2n) × 2ⁿ with
+    n = next).  None without the system or at the cap (then declining
+    changes nothing).
+    """
+    from games.rules.rulesets import System
+
+    if System.WIN_DOUBLE not in rs.systems or count >= rs.max_win_doubles:
+        return None
+    n = count + 1
+    return {
+        "count": count,
+        "max": rs.max_win_doubles,
+        "next": n,
+        "plus": 2 * n,
+        "factor": 2**n,
+    }
+
+
+def _stakes(rs: Any, view: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """The live 倍数 of seed 002's choices (明牌 ×4, 加倍 ×2 per seat) for rule
+    sets that have them: ``{multiplier, parts [{key, who, factor}],
+    ready_win (听牌胡 factor or None)}``; None elsewhere."""
+    from games.engine.settle import DEFAULT_FACTORS, choice_factors
+    from games.rules.rulesets import System
+
+    if not ({System.OPEN_HAND, System.DEAL_DOUBLE} & rs.systems):
+        return None
+    sides = {seat: view["me"], 1 - seat: view["opponent"]}
+    parts = choice_factors(
+        rs,
+        open_hand=[bool(sides[i].get("open_hand")) for i in (0, 1)],
+        deal_double=[bool(sides[i].get("deal_double")) for i in (0, 1)],
+    )
+    multiplier = 1
+    for _key, _seat, f in parts:
+        multiplier *= f
+    ready = None
+    if "ready_win" in rs.multipliers:
+        ready = int(rs.multipliers.get("ready_win", DEFAULT_FACTORS["ready_win"]))
+    return {
+        "multiplier": multiplier,
+        "parts": [{"key": k, "who": _who(i, seat), "factor": f} for k, i, f in parts],
+        "ready_win": ready,
+        "open_factor": int(
+            rs.multipliers.get("open_hand", DEFAULT_FACTORS["open_hand"])
         ),
+    }
+
+
+def _pool(rs: Any, me: dict[str, Any], opp: dict[str, Any]) -> dict[str, Any] | None:
+    """youxi's 流局 when a discard pool is full (seed 000 优嘻网 "有一家牌池占满后
+    无人和牌，则为流局"): ``{limit, me, opponent}`` pool sizes; None elsewhere."""
+    if rs.full_discard_pool is None:
+        return None
+    return {
+        "limit": rs.full_discard_pool,
+        "me": len(me["discards"]),
+        "opponent": len(opp["discards"]),
     }
 
 
@@ -464,7 +536,10 @@ def _settlement(
             if f.get("counted", True)
         ],
         "fan_total": result.get("fan_total", 0),
-        "lines": st.get("lines", []),
+        # 总番数: the settlement's total after seed 000's doubling shares
+        # (开始加倍, 胡加倍, 任务); the header shows the same number
+        "total_fan": _total_fan(st, result),
+        "lines": _seat_notes(st.get("lines", []), seat),
         "coins": {"me": deltas[seat], "opponent": deltas[other]},
         "skill": {"me": skill[seat], "opponent": skill[other]},
         "practice": record.practice,
@@ -487,6 +562,28 @@ def _settlement(
         "rating": {"me": rated.get(seat), "opponent": rated.get(other)},
         "level_up": None,
     }
+
+
+def _seat_notes(lines: list[Any], seat: int) -> list[Any]:
+    """Settlement lines with their seat notes (``seat_0`` …) said from this
+    seat's side (``mine`` / ``theirs``: 你 / 对手), not as seat numbers."""
+    out = []
+    for line in lines:
+        code = line.get("note_code") if isinstance(line, dict) else None
+        if code in ("seat_0", "seat_1"):
+            mine = int(code[-1]) == seat
+            line = dict(line, note_code="mine" if mine else "theirs")
+        out.append(line)
+    return out
+
+
+def _total_fan(st: dict[str, Any], result: dict[str, Any]) -> int:
+    """总番数 of a settled hand: the settlement's ``fan`` line (the fan table
+    after the doubling shares, games.engine.settle), else the scorer's total."""
+    for line in st.get("lines") or ():
+        if isinstance(line, dict) and line.get("key") == "fan":
+            return int(line.get("value") or 0)
+    return int(st.get("fan") or result.get("fan_total") or 0)
 
 
 def _rating_changes(record: HandRecord) -> dict[int, dict[str, Any]]:
@@ -649,6 +746,9 @@ def seat_context(
             round_wind=None,
             indicators={"bonus_tile": None, "wild": None},
             task=None,
+            short_win=[],
+            stakes=None,
+            pool=None,
             deadline=None,
             actions=dict(NO_ACTIONS),
             tenpai=None,
@@ -736,6 +836,9 @@ def seat_context(
         round_wind=view["round_wind"],
         indicators=view["indicators"],
         task=view["task"],
+        short_win=[] if veil else view.get("short_win") or [],
+        stakes=_stakes(rs, view, seat),
+        pool=_pool(rs, me, opp),
         deadline=deadline_ctx,
         actions=actions,
         tenpai=tenpai,

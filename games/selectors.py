@@ -43,6 +43,33 @@ def lobby_rooms() -> list[LobbyRoom]:
     return [LobbyRoom(r, r.n_waiting, r.n_playing) for r in rooms]
 
 
+@dataclass(frozen=True)
+class LobbyGroup:
+    """One rule set's rooms in the lobby (``ruleset`` is its name, ``erren``)."""
+
+    ruleset: str
+    rooms: list[LobbyRoom]
+
+
+def lobby_groups(rooms: list[LobbyRoom] | None = None) -> list[LobbyGroup]:
+    """The lobby's rooms grouped by rule set, in ``rulesets.NAMES`` order.
+
+    Rule sets without an active room are left out; within a group the rooms
+    keep :func:`lobby_rooms`' order.  ``rooms`` defaults to
+    :func:`lobby_rooms` (pass it to reuse one query).
+    """
+    from .rules.rulesets import NAMES
+
+    if rooms is None:
+        rooms = lobby_rooms()
+    by_ruleset: dict[str, list[LobbyRoom]] = {}
+    for item in rooms:
+        by_ruleset.setdefault(item.room.ruleset, []).append(item)
+    order = [n for n in NAMES if n in by_ruleset]
+    order += sorted(n for n in by_ruleset if n not in NAMES)
+    return [LobbyGroup(n, by_ruleset[n]) for n in order]
+
+
 def access_table(user: Any, table_id: int) -> tuple[Table, int]:
     """Return ``(table, seat)`` for a player seated at ``table_id``.
 

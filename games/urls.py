@@ -11,6 +11,7 @@ urlpatterns = [
     path("lobby/<int:room_id>/quick/", views.quick_match, name="quick_match"),
     path("lobby/<int:room_id>/bot/", views.play_bot, name="play_bot"),
     path("lobby/<int:room_id>/friend/", views.friend_table, name="friend_table"),
+    path("lobby/friend/", views.friend_table, name="friend_table_pick"),
     path("t/<str:token>/", views.join, name="join"),
     path("table/<int:table_id>/", views.table, name="table"),
     path("table/<int:table_id>/continue/", views.continue_match, name="continue"),

@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from . import presenters, selectors
@@ -66,6 +67,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "games/lobby.html",
         {
             "rooms": rooms,
+            "groups": selectors.lobby_groups(rooms),
             "balance": balance,
             "current": current,
             "bot_levels": [(k, str(v)) for k, v in BOT_LEVELS if k in LEVELS],
@@ -80,11 +82,13 @@ def lobby_rooms(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         profile = getattr(request.user, "profile", None)
         balance = getattr(profile, "coins", None)
+    rooms = selectors.lobby_rooms()
     return render(
         request,
         "games/partials/lobby_rooms.html",
         {
-            "rooms": selectors.lobby_rooms(),
+            "rooms": rooms,
+            "groups": selectors.lobby_groups(rooms),
             "balance": balance,
             "bot_levels": [(k, str(v)) for k, v in BOT_LEVELS if k in LEVELS],
         },
@@ -120,8 +124,18 @@ def play_bot(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def friend_table(request: HttpRequest, room_id: int) -> HttpResponse:
-    """好友房: a private table; its page shows the invite link."""
+def friend_table(request: HttpRequest, room_id: int | None = None) -> HttpResponse:
+    """好友房: a private table; its page shows the invite link.
+
+    The host picks the rule set and the stake by picking the room: in the
+    path, or as the ``room`` field of the lobby's 好友房 form (one per rule
+    set, a select of that rule set's stakes).
+    """
+    if room_id is None:
+        try:
+            room_id = int(request.POST.get("room", ""))
+        except ValueError:
+            return _refuse(request, TableError(_("请选择房间")), reverse("games:lobby"))
     try:
         table = table_services.create_friend_table(request.user, _room(room_id))
     except TableError as exc:

@@ -130,6 +130,7 @@ def environment(**options: Any) -> Environment:
         backs=mj_table.backs,
         hand_tile=hand_tile,
         task_state=mj_table.task_state,
+        claim_text=mj_table.claim_text,
         plate=_macro(env, "games/partials/plate.html", "plate"),
         meld_html=_macro(env, "games/partials/meld.html", "meld"),
         settle_hand=_macro(env, "games/partials/settle_hand.html", "settle_hand"),

@@ -33,6 +33,12 @@ class ScoreLike(Protocol):
     @property
     def fans(self) -> tuple[FanLine, ...]: ...
 
+    @property
+    def minimum_total(self) -> int: ...
+
+    @property
+    def shape(self) -> str: ...
+
 
 WHITE = 31
 
@@ -78,6 +84,26 @@ def hand_waits(
     return waits(c, melds=melds, wilds=w, shapes=ruleset.shapes)
 
 
+def score_result(
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> ScoreLike:
+    """Score a complete hand whether or not it is a legal win.
+
+    ``counts`` are the 14−3m concealed tiles including the winning tile
+    (``situation.win_tile``); the scorer gets the standing tiles without it.
+    The result's ``win`` is False below the rule set's minimum (its
+    ``minimum_total`` then says how many fan count toward it) or without an
+    allowed decomposition (``shape`` empty).
+    """
+    c = list(counts)
+    c[situation.win_tile.index] -= 1
+    tiles = [ALL_TILES[i] for i, n in enumerate(c) for _ in range(n)]
+    return score_hand(tiles, list(melds), situation, ruleset).result
+
+
 def score_win(
     counts: Sequence[int],
     melds: Sequence[Meld],
@@ -86,15 +112,10 @@ def score_win(
 ) -> ScoreLike | None:
     """Score a complete hand; return the result when it is a legal win.
 
-    ``counts`` are the 14−3m concealed tiles including the winning tile
-    (``situation.win_tile``); the scorer gets the standing tiles without it.
-    Returns ``None`` when the scorer says it is no win (below the rule set's
-    minimum, or no allowed decomposition).
+    As :func:`score_result`; ``None`` when the scorer says it is no win
+    (below the rule set's minimum, or no allowed decomposition).
     """
-    c = list(counts)
-    c[situation.win_tile.index] -= 1
-    tiles = [ALL_TILES[i] for i, n in enumerate(c) for _ in range(n)]
-    result = score_hand(tiles, list(melds), situation, ruleset).result
+    result = score_result(counts, melds, situation, ruleset)
     if not result.win:
         return None
     return result

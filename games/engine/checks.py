@@ -23,7 +23,7 @@ the redacted form of a private event."""
 
 SKIP_KEYS = frozenset(
     {"legal_actions", "commitment", "seed", "result", "task", "wind", "round_wind"}
-    | {"bonus_tile", "last_discard"}
+    | {"bonus_tile", "last_discard", "short_win"}
 )
 """View keys that name a tile kind without being a physical tile."""
 

@@ -583,6 +583,7 @@ class Hand(HandRules):
             raise OutOfTurnError(f"seat {seat} is not asked to act now")
         start = len(self.events)
         self._now = float(now)
+        s.short_win[seat] = []  # explained until the seat's next action
         handler = self._handlers()[type(action)]
         handler(action)
         self._run_auto_discards()
@@ -659,6 +660,9 @@ class Hand(HandRules):
         s.turn = seat
         s.phase = Phase.TURN
         s.last_discard = None
+        drawn = s.drawn[seat]
+        if self_draw and drawn is not None:
+            self._note_short(seat, drawn, self_drawn=True)
         if not self.prompt_locked and self.locked_discard(seat) is not None:
             # locked, no win and no kong: the only move is the drawn tile.
             # Queued, not called: two locked seats would otherwise recurse
@@ -736,10 +740,18 @@ class Hand(HandRules):
         self._emit("discard", seat, {"tile": _t(tile), "auto": auto})
         self._after_discard(seat, tile)
 
+    def _note_short(self, seat: int, tile: int, *, self_drawn: bool) -> None:
+        """Remember, for ``seat``'s own view, a tile that completes its hand
+        below the minimum (the table says why no 和 is offered)."""
+        fan = self.short_of_minimum(seat, tile, self_drawn=self_drawn)
+        if fan is not None:
+            self.state.short_win[seat].append([tile, fan])
+
     def _after_discard(self, seat: int, tile: int) -> None:
         s = self.state
         other = 1 - seat
         s.last_discard = tile
+        self._note_short(other, tile, self_drawn=False)
         self._prompt(Phase.CLAIM, (other,))
         if not self._claim_options(other, tile):
             self._auto_pass(other)

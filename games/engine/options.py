@@ -79,6 +79,32 @@ class HandRules:
 
         For a self-drawn win ``tile`` is already in the hand.
         """
+        result = self._win_result(seat, tile, self_drawn=self_drawn, robbing=robbing)
+        return result if result is not None and result.win else None
+
+    def short_of_minimum(self, seat: int, tile: int, *, self_drawn: bool) -> int | None:
+        """The fan ``seat``'s hand would score on ``tile`` when the tile
+        completes it but the total is below the rule set's minimum, else None.
+
+        The tables explain a 和 that is not offered ("only N fan, 8 needed":
+        seed 003 "达到或超过起和分标准"); the number counts only the fans that
+        count toward the minimum (flowers do not, seed 003 花牌).
+        """
+        result = self._win_result(seat, tile, self_drawn=self_drawn)
+        if result is None or result.win or not result.shape:
+            return None
+        if result.minimum_total >= self.ruleset.min_fan:
+            return None
+        return int(result.minimum_total)
+
+    def _win_result(
+        self, seat: int, tile: int, *, self_drawn: bool, robbing: bool = False
+    ) -> analysis.ScoreLike | None:
+        """Score ``seat``'s hand completed by ``tile``, legal win or not.
+
+        ``None`` when the tile does not complete an allowed shape (or the
+        rule set has no 和 on a discard).
+        """
         s = self.state
         rs = self.ruleset
         counts = list(s.concealed[seat])
@@ -127,7 +153,7 @@ class HandRules:
             bonus_tiles=() if s.bonus_tile is None else (ALL_TILES[s.bonus_tile],),
             wild=None if s.wild is None else ALL_TILES[s.wild],
         )
-        return analysis.score_win(counts, s.melds[seat], situation, rs)
+        return analysis.score_result(counts, s.melds[seat], situation, rs)
 
     def _holds_no_other_copy(self, seat: int, tile: int, self_drawn: bool) -> bool:
         """和绝张 needs no other copy of the winning tile in the hand.

@@ -159,6 +159,30 @@ def _factor(ruleset: RuleSet, key: str) -> int:
     return int(ruleset.multipliers.get(key, DEFAULT_FACTORS[key]))
 
 
+def choice_factors(
+    ruleset: RuleSet,
+    *,
+    open_hand: tuple[bool, bool] | list[bool],
+    deal_double: tuple[bool, bool] | list[bool],
+) -> list[tuple[str, int, int]]:
+    """The 倍数 factors the seats' choices make: ``[(key, seat, factor)]``.
+
+    Seed 002 计分规则: 明牌 ×4 for each seat that opened ("若同时有多名玩家
+    选择明牌则倍数相乘"), 加倍 ×2 for each seat that doubled after the deal
+    (seeds 002/004); only where the rule set has the system.  Their product
+    is the hand's multiplier before 听牌胡 (the winner's, known at the end);
+    the table shows it live.
+    """
+    out: list[tuple[str, int, int]] = []
+    for key, system, chosen in (
+        ("open_hand", System.OPEN_HAND, open_hand),
+        ("deal_double", System.DEAL_DOUBLE, deal_double),
+    ):
+        if system in ruleset.systems:
+            out += [(key, s, _factor(ruleset, key)) for s in (0, 1) if chosen[s]]
+    return out
+
+
 def settle(
     outcome: Outcome, *, ruleset: RuleSet, stake: int, balances: tuple[int, int]
 ) -> Settlement:
@@ -226,34 +250,13 @@ def settle(
     lines.append(Line("fan", "总番数", "Total fan", fan))
 
     multiplier = 1
-    if System.OPEN_HAND in systems:
-        for seat in (0, 1):
-            if outcome.open_hand[seat]:
-                f = _factor(ruleset, "open_hand")
-                multiplier *= f
-                lines.append(
-                    Line(
-                        f"open_hand_{seat}",
-                        "明牌",
-                        "Open hand",
-                        f,
-                        note_code=f"seat_{seat}",
-                    )
-                )
-    if System.DEAL_DOUBLE in systems:
-        for seat in (0, 1):
-            if outcome.deal_double[seat]:
-                f = _factor(ruleset, "deal_double")
-                multiplier *= f
-                lines.append(
-                    Line(
-                        f"deal_double_{seat}",
-                        "加倍",
-                        "Double",
-                        f,
-                        note_code=f"seat_{seat}",
-                    )
-                )
+    names = {"open_hand": ("明牌", "Open hand"), "deal_double": ("加倍", "Double")}
+    for key, seat, f in choice_factors(
+        ruleset, open_hand=outcome.open_hand, deal_double=outcome.deal_double
+    ):
+        multiplier *= f
+        zh, en = names[key]
+        lines.append(Line(f"{key}_{seat}", zh, en, f, note_code=f"seat_{seat}"))
     if outcome.ready_win and "ready_win" in ruleset.multipliers:
         f = _factor(ruleset, "ready_win")
         multiplier *= f

@@ -109,6 +109,9 @@ class HandState:
     discards_made: list[int] = field(default_factory=lambda: [0, 0])
     kongs_made: list[int] = field(default_factory=lambda: [0, 0])
     interrupted: bool = False
+    # per seat, [tile, fan] for each tile since its last action that completed
+    # its hand below the minimum (a 和 the table explains instead of offering)
+    short_win: list[list[list[int]]] = field(default_factory=lambda: [[], []])
     result: dict[str, Any] | None = None
     seq: int = 0
 
@@ -126,6 +129,8 @@ class HandState:
                 value = [[repr(m) for m in ms] for ms in value]
             elif name == "task":
                 value = None if value is None else value.to_json()
+            elif name == "short_win":
+                value = [[list(e) for e in v] for v in value]
             elif isinstance(value, list):
                 value = [list(v) if isinstance(v, list) else v for v in value]
             elif isinstance(value, tuple):

@@ -24,7 +24,9 @@ def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
     Own tiles (sorted, the drawn tile apart), the opponent's concealed
     count (its tiles only under 明牌 or after the end), melds (the
     opponent's 暗杠 face down), discards, flowers, wall count,
-    indicators, whose turn, deadline, legal actions, doubles, 任务.
+    indicators, whose turn, deadline, legal actions, doubles, 任务, and
+    ``short_win``: tiles that would have completed this seat's hand but
+    below the minimum fan (``[{tile, fan, needed}]``).
     Never the wall, the seed (before the end) or hidden tiles.
     """
     s = hand.state
@@ -89,6 +91,12 @@ def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
             "wild": None if s.wild is None else _t(s.wild),
         },
         "task": None if s.task is None else s.task.to_json(),
+        # this seat's tiles since its last action that completed its hand
+        # below the minimum (own tiles only: nothing about the opponent)
+        "short_win": [
+            {"tile": _t(t), "fan": fan, "needed": hand.ruleset.min_fan}
+            for t, fan in s.short_win[seat]
+        ],
         "me": side(seat),
         "opponent": side(1 - seat),
         "legal_actions": [a.to_json() for a in hand.legal_actions(seat)],

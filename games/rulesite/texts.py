@@ -349,3 +349,46 @@ def system_brief(rs: RuleSet, system: System) -> str:
     if system is System.WILD:
         return _("一种财神，白板代替")
     return _("%(n)s 张花牌") % {"n": len(rs.flowers)}
+
+
+def tagline(rs: RuleSet) -> str:
+    """One line on what makes ``rs`` its own game (the lobby's group headers).
+
+    Numbers come from the rule set's data (tiles, minimum, factors); the
+    words are ours.  ``""`` for a rule set without a line.
+    """
+    n = rs.wall_size
+    if rs.name == "erren":
+        return _(
+            "%(n)s 张：万子、字牌和花牌。开始加倍、胡加倍、任务和换牌，番数翻得快。"
+        ) % {"n": n}
+    if rs.name == "mcr":
+        return _("国标麻将：%(n)s 张牌、%(k)s 种番，%(m)s 番起和，比的是牌型。") % {
+            "n": n,
+            "k": len(rs.fans),
+            "m": rs.min_fan,
+        }
+    if rs.name == "erren64":
+        return _("%(n)s 张：只有万子和字牌。看过手牌后可以加倍（×%(d)s）。") % {
+            "n": n,
+            "d": factor(rs, "deal_double"),
+        }
+    if rs.name == "jj":
+        return _(
+            "%(n)s 张：条子、字牌和花牌。每盘一张加番牌，和牌时带着它另加 %(b)s 番。"
+        ) % {"n": n, "b": _fan_points(rs, "BONUS_TILE") or 0}
+    if rs.name == "liangren":
+        return _(
+            "%(n)s 张，翻牌定财神（白板代替）。明牌 ×%(o)s、加倍 ×%(d)s、"
+            "听牌胡 ×%(r)s。"
+        ) % {
+            "n": n,
+            "o": factor(rs, "open_hand"),
+            "d": factor(rs, "deal_double"),
+            "r": factor(rs, "ready_win"),
+        }
+    if rs.name == "youxi":
+        return _(
+            "%(n)s 张，役种式番表，%(m)s 番起和。随时可以报听；一家牌池满即流局。"
+        ) % {"n": n, "m": rs.min_fan}
+    return ""

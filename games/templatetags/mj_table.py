@@ -15,7 +15,7 @@ from django.templatetags.static import static
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.rules.errors import NotationError
 from games.rules.tiles import Tile
@@ -213,6 +213,50 @@ def ruleset_name(name: Any) -> str:
     return str(en) if lang.startswith("en") and en else str(getattr(rs, "zh", name))
 
 
+@register.filter
+def ruleset_tagline(name: Any) -> str:
+    """One line describing rule set ``name`` (games.rulesite.texts.tagline)."""
+    from games.rules.rulesets import get as get_ruleset
+    from games.rulesite.texts import tagline
+
+    try:
+        return tagline(get_ruleset(str(name)))
+    except KeyError:
+        return ""
+
+
+CLAIM_WORDS = {
+    "hu": pgettext_lazy("claim", "和"),
+    "rob": pgettext_lazy("claim", "抢杠和"),
+    "kong": pgettext_lazy("claim", "杠"),
+    "pung": pgettext_lazy("claim", "碰"),
+    "chi": pgettext_lazy("claim", "吃"),
+}
+"""A claim's word in the claim prompt (``可以碰``), in the prompt's order."""
+
+
+def claim_text(actions: Any, phase: Any = None) -> str:
+    """The claim prompt naming exactly the claims offered (issue 11 §4).
+
+    ``actions`` is the frame's ``actions`` (games.presenters); ``phase``
+    ``claim`` or ``rob``.  Returns e.g. ``可以碰`` when only 碰 is offered,
+    ``可以吃、碰`` for both, ``可以抢杠和`` in a rob window; ``""`` when
+    nothing but 过 is offered.
+    """
+    if not isinstance(actions, Mapping):
+        return ""
+    words = []
+    if actions.get("hu"):
+        words.append(CLAIM_WORDS["rob" if phase == "rob" else "hu"])
+    for key in ("kong", "pung", "chi"):
+        if actions.get(key):
+            words.append(CLAIM_WORDS[key])
+    if not words:
+        return ""
+    sep = pgettext("claim list separator", "、")
+    return _("可以%(claims)s") % {"claims": sep.join(str(w) for w in words)}
+
+
 SEAT_WINDS = {
     "1z": (gettext_lazy("东位"), gettext_lazy("东")),
     "2z": (gettext_lazy("南位"), gettext_lazy("南")),
@@ -363,6 +407,9 @@ SETTLE_NOTES = {
     "seat_0": gettext_lazy("座位0"),
     "seat_1": gettext_lazy("座位1"),
     "self_drawn_not_doubled": gettext_lazy("自摸不加倍"),
+    # a seat note said from the viewer's side (games.presenters._seat_notes)
+    "mine": gettext_lazy("你"),
+    "theirs": gettext_lazy("对手"),
 }
 """``note_code`` of a settlement line (``games.engine.settle.NOTE_CODES``) → its
 words in the interface."""
@@ -434,11 +481,16 @@ def hand_tile(context: Any, code: Any, drawn: bool = False) -> SafeString:
     code = "" if code is None else str(code)
     actions = context.get("actions") or {}
     lang = current_language() or ""
+    indicators = context.get("indicators") or {}
+    if not isinstance(indicators, Mapping):
+        indicators = {}
+    mark = tile_mark(code, indicators.get("wild"), indicators.get("bonus_tile"))
     if actions.get("discard") and code in (actions.get("discard_tiles") or ()):
         waits = get_item(actions.get("discard_waits"), code)
         img, esc, drawn_cls, drawn_attr, drawn_note = _hand_tile_parts(
             code, bool(drawn), lang
         )
+        mark_cls, mark_attr, mark_note = _mark_parts(mark, indicators.get("wild"))
         ting_cls = " is-ting" if waits else ""
         ting_note = f" ({cached_gettext('打出后听牌')})" if waits else ""
         seq = conditional_escape(context.get("seq", ""))
@@ -446,13 +498,54 @@ def hand_tile(context: Any, code: Any, drawn: bool = False) -> SafeString:
         return SafeString(
             f'<form class="mj-hand-form" ws-send hx-vals=\'{{"action": "discard", '
             f'"seq": {seq}, "tile": "{esc}"}}\'><button type="submit" '
-            f'class="mj-htile{drawn_cls}{ting_cls}" data-tile="{esc}"{drawn_attr} '
+            f'class="mj-htile{drawn_cls}{ting_cls}{mark_cls}" data-tile="{esc}"'
+            f"{drawn_attr}{mark_attr} "
             f'data-waits="{conditional_escape(waits_attr(waits))}" tabindex="-1" '
-            f'aria-label="{label}{drawn_note}{ting_note}">{img}</button></form>\n'
+            f'aria-label="{label}{mark_note}{drawn_note}{ting_note}">{img}'
+            "</button></form>\n"
         )
-    indicators = context.get("indicators") or {}
-    wild = indicators.get("wild") if isinstance(indicators, Mapping) else None
-    return _still_tile(code, bool(drawn), code == wild, lang)
+    return _still_tile(code, bool(drawn), mark, indicators.get("wild"), lang)
+
+
+WHITE_DRAGON = "5z"
+
+
+def tile_mark(code: Any, wild: Any, bonus: Any) -> str:
+    """How a tile of the own hand is marked: ``wild`` (财神, seed 002),
+    ``standin`` (白板 standing in for the 财神 kind's own face: "白板代替财神牌"),
+    ``bonus`` (the 加番牌, seed 001) or ``""``."""
+    if not code:
+        return ""
+    if wild and code == wild:
+        return "wild"
+    if wild and code == WHITE_DRAGON and wild != WHITE_DRAGON:
+        return "standin"
+    if bonus and code == bonus:
+        return "bonus"
+    return ""
+
+
+_MARK_WORDS = {
+    "wild": (pgettext_lazy("tile mark", "财"), gettext_lazy("财神")),
+    "standin": (pgettext_lazy("tile mark", "代"), gettext_lazy("代替%(t)s")),
+    "bonus": (pgettext_lazy("tile mark", "番"), gettext_lazy("加番牌")),
+}
+"""A mark's corner badge (one character) and its spoken note."""
+
+
+def _mark_parts(mark: str, wild: Any) -> tuple[str, str, str]:
+    """(class, data-mark attribute, aria note) of a hand tile's mark."""
+    if not mark:
+        return "", "", ""
+    badge, note = _MARK_WORDS[mark]
+    text = str(note)
+    if mark == "standin":
+        text = text % {"t": tile_name(str(wild))}
+    return (
+        f" is-{mark}",
+        f' data-mark="{conditional_escape(str(badge))}"',
+        f" ({conditional_escape(text)})",
+    )
 
 
 def _hand_tile_parts(code: str, drawn: bool, lang: str) -> tuple[str, ...]:
@@ -468,16 +561,18 @@ def _hand_tile_parts(code: str, drawn: bool, lang: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1024)
-def _still_tile(code: str, drawn: bool, wild: bool, lang: str) -> SafeString:
+def _still_tile(
+    code: str, drawn: bool, mark: str, wild: str | None, lang: str
+) -> SafeString:
     """A hand tile that cannot be discarded now (memoised: most of a hand,
     most of the time)."""
     img, esc, drawn_cls, drawn_attr, drawn_note = _hand_tile_parts(code, drawn, lang)
-    wild_cls = " is-wild" if wild else ""
+    mark_cls, mark_attr, mark_note = _mark_parts(mark, wild)
     return SafeString(
-        f'<button type="button" class="mj-htile{drawn_cls}{wild_cls}" '
-        f'data-tile="{esc}"{drawn_attr} tabindex="-1" aria-disabled="true" '
-        f'aria-label="{conditional_escape(tile_name(code))}{drawn_note}">'
-        f"{img}</button>\n"
+        f'<button type="button" class="mj-htile{drawn_cls}{mark_cls}" '
+        f'data-tile="{esc}"{drawn_attr}{mark_attr} tabindex="-1" '
+        f'aria-disabled="true" aria-label="{conditional_escape(tile_name(code))}'
+        f'{mark_note}{drawn_note}">{img}</button>\n'
     )
 
 

@@ -393,6 +393,7 @@ def settlement(**over: Any) -> dict[str, Any]:
             },
         ],
         "fan_total": 26,
+        "total_fan": 52,
         "lines": [
             {"key": "base_fan", "zh": "番种合计", "en": "", "value": 26, "note": ""},
             {"key": "task", "zh": "任务加倍", "en": "", "value": 52, "note": "26×2"},
@@ -426,6 +427,8 @@ def test_settlement_panel_lists_fans_total_coins_and_buttons():
     assert links == ["/rules/erren/SEVEN_PAIRS/", "/rules/erren/FLOWER_TILES/"]
     assert panel.find_all(data_testid="total-fan")[0].all_text().strip() == "52"
     assert panel.find_all(data_testid="fan-sum")[0].all_text().strip() == "26"
+    # the header names the same total as the panel (issue 11: 17 番 vs 34)
+    assert panel.find_all(data_testid="header-fan")[0].all_text().strip() == "52 番"
     lines = [li.attrs["data-line"] for li in panel.find_all(data_line="*")]
     assert "task" in lines and "rake" in lines and "kongs" not in lines
     me = panel.find_all(data_testid="delta-me")[0]

@@ -11,7 +11,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from .test_frame_templates import NO_ACTIONS, context, render, settlement
+from .test_frame_templates import NO_ACTIONS, context, parse, render, settlement
 
 
 def _text(node: Any) -> str:
@@ -65,7 +65,47 @@ def test_live_region_on_own_turn_with_a_kong_offer_is_the_turn_prompt():
         actions=dict(NO_ACTIONS, pung=True, **{"pass": True}),
         last_discard={"seat": "opponent", "tile": "5z", "index": 2},
     )
-    assert say(claim) == "对手打出白，可以吃碰杠"
+    # ... and names exactly the claims offered (issue 11: "可以碰" when only 碰)
+    assert say(claim) == "对手打出白，可以碰"
+    prompt = render(claim).find_all(data_testid="claim-prompt")[0]
+    assert prompt.all_text().strip() == "可以碰"
+    both = context(
+        phase="claim",
+        me=dict(base["me"], drawn=None),
+        actions=dict(
+            NO_ACTIONS,
+            pung=True,
+            chi=[{"tiles": "345m", "list": ["3m", "4m", "5m"]}],
+            **{"pass": True},
+        ),
+        last_discard={"seat": "opponent", "tile": "4m", "index": 2},
+    )
+    assert say(both) == "对手打出四万，可以碰、吃"
+    win = context(
+        phase="claim",
+        me=dict(base["me"], drawn=None),
+        actions=dict(NO_ACTIONS, hu=True, **{"pass": True}),
+        last_discard={"seat": "opponent", "tile": "4m", "index": 2},
+    )
+    assert render(win).find_all(data_testid="claim-prompt")[0].all_text() == "可以和"
+    rob = dict(win, phase="rob")
+    assert render(rob).find_all(data_testid="claim-prompt")[0].all_text() == (
+        "可以抢杠和"
+    )
+
+
+def test_claim_prompt_in_english_names_the_claims():
+    base = context()
+    claim = context(
+        phase="claim",
+        me=dict(base["me"], drawn=None),
+        actions=dict(NO_ACTIONS, pung=True, kong=[{"tile": "5z", "kind": "kong"}]),
+        last_discard={"seat": "opponent", "tile": "5z", "index": 2},
+    )
+    with translation.override("en"):
+        html = render_to_string("games/partials/frame.html", claim)
+    text = parse(html).find_all(data_testid="claim-prompt")[0].all_text()
+    assert text == "You can kong or pung"
 
 
 def test_practice_settlement_lists_fans_and_factors_but_no_coins():

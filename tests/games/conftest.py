@@ -48,11 +48,12 @@ def bob(db):
 
 
 def seed_rooms() -> None:
-    """The rooms of the data migration (transactional tests empty the tables)."""
+    """The rooms of the data migrations (transactional tests empty the tables)."""
     from django.apps import apps
 
-    rooms = importlib.import_module("games.migrations.0002_rooms")
-    rooms.add_rooms(apps, None)
+    for name in ("0002_rooms", "0010_rooms_per_ruleset"):
+        rooms = importlib.import_module(f"games.migrations.{name}")
+        rooms.add_rooms(apps, None)
 
 
 @pytest.fixture

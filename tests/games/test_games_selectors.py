@@ -23,7 +23,33 @@ def test_rooms_come_from_the_data_migration():
         "新手场": (10, 200, "erren"),
         "初级场": (100, 2_000, "erren"),
         "高级场": (1000, 20_000, "erren"),
+        "国标新手场": (10, 200, "mcr"),
+        "国标高级场": (100, 2_000, "mcr"),
+        "手游新手场": (10, 400, "erren64"),
+        "手游高级场": (100, 4_000, "erren64"),
+        "JJ新手场": (10, 400, "jj"),
+        "JJ高级场": (100, 4_000, "jj"),
+        "两人新手场": (5, 500, "liangren"),
+        "两人高级场": (50, 5_000, "liangren"),
+        "优嘻新手场": (20, 200, "youxi"),
+        "优嘻高级场": (200, 2_000, "youxi"),
     }
+
+
+def test_lobby_groups_rooms_by_rule_set_in_rule_set_order():
+    from games.rules.rulesets import NAMES
+    from games.selectors import lobby_groups
+
+    seed_rooms()
+    groups = lobby_groups()
+    assert [g.ruleset for g in groups] == list(NAMES)
+    for g in groups:
+        assert g.rooms and all(r.room.ruleset == g.ruleset for r in g.rooms)
+    erren = groups[0]
+    assert [r.room.name for r in erren.rooms] == ["新手场", "初级场", "高级场"]
+    # a rule set without an open room is left out
+    Room.objects.filter(ruleset="youxi").update(active=False)
+    assert "youxi" not in [g.ruleset for g in lobby_groups()]
 
 
 def test_lobby_counts_waiting_players_and_tables_playing(alice, bob, room):
@@ -35,7 +61,8 @@ def test_lobby_counts_waiting_players_and_tables_playing(alice, bob, room):
     assert (by_name["新手场"].waiting, by_name["新手场"].playing) == (1, 1)
     assert (by_name["高级场"].waiting, by_name["高级场"].playing) == (0, 0)
     Room.objects.filter(name="高级场").update(active=False)
-    assert [r.room.name for r in lobby_rooms()] == ["新手场", "初级场"]
+    erren = [r.room.name for r in lobby_rooms() if r.room.ruleset == "erren"]
+    assert erren == ["新手场", "初级场"]
 
 
 def test_access_table_only_for_seated_players(alice, bob, room):

@@ -66,7 +66,8 @@ def test_every_seeded_name_is_marked_and_translated():
     rooms = importlib.import_module("games.migrations.0002_rooms")
     assert list(LEVEL_SCHEME_NAMES) == [s[0] for s in levels.SCHEMES]
     assert list(LEVEL_NAMES) == [n for s in levels.SCHEMES for n, _p in s[3]]
-    assert list(ROOM_NAMES) == [r[0] for r in rooms.ROOMS]
+    more = importlib.import_module("games.migrations.0010_rooms_per_ruleset")
+    assert list(ROOM_NAMES) == [r[0] for r in rooms.ROOMS + more.ROOMS]
     po = _po_entries()
     for name in (*LEVEL_SCHEME_NAMES, *LEVEL_NAMES, *ROOM_NAMES):
         assert po.get(name) and po[name][0], name
@@ -104,8 +105,12 @@ def test_seat_winds_and_settlement_notes_are_translated():
     with translation.override("zh-hans"):
         assert seat_wind("1z") == "东位" and seat_wind("1z", True) == "东"
         assert settle_note({"note_code": "self_drawn_not_doubled"}) == "自摸不加倍"
-    # the presentation layer words every code the engine emits
-    assert set(SETTLE_NOTES) == set(NOTE_CODES)
+    # the presentation layer words every code the engine emits, and the seat
+    # notes the presenter says from the viewer's side (明牌 ×4 (you))
+    assert set(SETTLE_NOTES) == set(NOTE_CODES) | {"mine", "theirs"}
+    with translation.override("en"):
+        assert settle_note({"note_code": "mine"}) == "you"
+        assert settle_note({"note_code": "theirs"}) == "Opponent"
 
 
 def test_english_frame_names_the_room_rule_set_and_winds():

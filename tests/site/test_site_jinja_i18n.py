@@ -76,7 +76,7 @@ def test_the_frame_templates_use_translations():
     assert "对手和了" in msgids
     assert "摸到%(t)s，请出牌" in msgids
     assert "我的手牌 %(n)s 张" in msgids
-    assert "胡加倍：放弃这次和牌可以加倍（已加倍 %(n)s/%(m)s 次）" in msgids
+    assert "已加倍 %(n)s/%(m)s 次" in msgids
     assert len(msgids) > 100
 
 
