@@ -60,7 +60,9 @@ class Table(models.Model):
     (see ``games.services.play``).  ``connections`` counts open websockets
     per seat and ``away_since`` holds, per seat, when its last websocket
     closed (epoch seconds; None while connected) — 托管 starts only after a
-    seat has been away for the whole grace period.
+    seat has been away for the whole grace period.  A closed table keeps why
+    (``closed_reason``) and, when a player's leaving closed it, whose seat
+    (``closed_seat``), so the other player is told (issue 11 §4).
     """
 
     class Kind(models.TextChoices):
@@ -138,6 +140,18 @@ class Table(models.Model):
         default=list,
         blank=True,
         help_text=_("每个座位最后一个连接断开的时间（epoch 秒），在座时为空。"),
+    )
+    closed_reason = models.CharField(
+        _("关闭原因"),
+        max_length=8,
+        blank=True,
+        help_text=_("left / regroup / timeout / balance / removed"),
+    )
+    closed_seat = models.PositiveSmallIntegerField(
+        _("关闭者座位"),
+        null=True,
+        blank=True,
+        help_text=_("离开或分组而关闭牌桌的座位；倒计时结束等为空。"),
     )
     created = models.DateTimeField(_("创建时间"), default=timezone.now)
     updated = models.DateTimeField(_("更新时间"), auto_now=True)

@@ -80,6 +80,9 @@ such as ``"5m"``, times are epoch milliseconds):
                  hands {me, opponent} (both hands open), seed, commitment,
                  hand_id, record_url, countdown (ms epoch when the table
                  returns players to the lobby), continue_voted {me, opponent},
+                 closed (a closed table: {reason left|regroup|timeout|balance|
+                 removed or None, by "me"/"opponent"/None: whose leaving
+                 closed it}, else None),
                  goto (closed table: this player's new table URL, else None;
                  the lobby once ``now`` passes ``countdown``), task_done
                  (the winner completed the 任务), annulled (bool: 系统断线 和局)}
@@ -557,6 +560,14 @@ def _settlement(
             else None
         ),
         "continue_voted": {"me": seat in votes, "opponent": other in votes},
+        "closed": (
+            {
+                "reason": table.closed_reason or None,
+                "by": _who(table.closed_seat, seat),
+            }
+            if table.status == Table.Status.CLOSED
+            else None
+        ),
         "goto": _goto(table, seat),
         "task_done": bool(result.get("task_done")),
         "rating": {"me": rated.get(seat), "opponent": rated.get(other)},

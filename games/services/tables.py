@@ -8,7 +8,6 @@ locking the room row.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 import time
 from datetime import UTC, datetime
@@ -76,20 +75,26 @@ def _free_user(user: Any) -> Table | None:
         return None
     if table.status == Table.Status.PLAYING:
         return table
-    _close(lock_table(table.pk), note="left")
+    locked = lock_table(table.pk)
+    _close(locked, note="left", seat=locked.seat_of(getattr(user, "pk", None)))
     return None
 
 
-def _close(table: Table, *, note: str = "") -> None:
-    """Close ``table`` (any reason ``note``: left, regroup, balance, timeout).
+def _close(table: Table, *, note: str = "", seat: int | None = None) -> None:
+    """Close ``table`` (reason ``note``: left, regroup, balance, timeout,
+    removed; ``seat``: the seat whose player's leaving closed it, if any).
 
-    The settlement countdown (``settle_deadline``) is kept: the closed
-    table's frame sends a browser still on it to the lobby once the
-    countdown has run out (games.presenters ``settlement.goto``), and
-    :func:`do_settle_timeout` re-sends the frames at that moment.
+    The reason and seat are kept on the row: the other player's frame says
+    the opponent left instead of going quiet (issue 11 §4).  The settlement
+    countdown (``settle_deadline``) is kept: the closed table's frame sends a
+    browser still on it to the lobby once the countdown has run out
+    (games.presenters ``settlement.goto``), and :func:`do_settle_timeout`
+    re-sends the frames at that moment.
     """
     table.status = Table.Status.CLOSED
     table.deadline = None
+    table.closed_reason = note[:8]
+    table.closed_seat = seat
     table.save()
     if table.match is not None and table.match.ended is None:
         Match.objects.filter(pk=table.match_id).update(ended=datetime.now(tz=UTC))
@@ -290,7 +295,7 @@ def do_table_request(
             if table.status == Table.Status.PLAYING:
                 raise TableError("这一盘还没有结束")
             if table.status != Table.Status.CLOSED:
-                _close(table, note="left")
+                _close(table, note="left", seat=seat)
             return table
         if kind == "accept_bot":
             if table.status != Table.Status.WAITING or table.kind != Table.Kind.QUICK:
@@ -306,7 +311,7 @@ def do_table_request(
         elif table.status != Table.Status.SETTLING:
             raise TableError("只有一盘结束后才能继续或分组")
         elif kind == "regroup":
-            _close(table, note="regroup")
+            _close(table, note="regroup", seat=seat)
             room = table.room
         elif kind == "continue":
             votes = set(table.continue_votes or [])
@@ -333,7 +338,10 @@ def do_table_request(
             return table
         else:
             raise TableError(f"未知请求 {kind!r}")
-    # regroup: look for a new opponent outside the closed table's lock
+    # regroup, outside the closed table's lock: a practice table's player gets
+    # a new practice table (never a staked queue); others a new opponent
+    if table.is_bot:
+        return play_bot(user, room, table.bot_level or None, now=now)
     return quick_match(user, room, now=now)
 
 
@@ -342,16 +350,15 @@ def do_settle_timeout(table_id: int, hand_id: int, *, now: float | None = None) 
 
     Seed 000 (继续: only while the countdown runs; 分组 includes a timeout
     without an action) and issue 6: a player who did neither returns to the
-    lobby.  A player who pressed 继续 at a 快速开始 table whose opponent did
-    not is put back into matchmaking in the same room (as 分组; if the room
-    refuses them, e.g. balance too low, they go to the lobby too).  At a
-    好友房 or bot table the 继续 voter goes to the lobby.
+    lobby.  A player who pressed 继续 whose opponent did not is told so
+    (issue 11 §4: not silently put back into matchmaking): their panel says
+    the opponent did not continue and offers 分组 and the lobby.
 
     The table closes; every browser still on it then gets a frame whose
-    settlement carries ``goto`` (the lobby, or the voter's new table), which
-    static/js/table.js follows.  A table closed earlier (the opponent left)
-    only has its frames re-sent, so the browser left on it goes to the
-    lobby now.
+    settlement carries ``goto`` (the lobby, for players who did not press
+    继续), which static/js/table.js follows.  A table closed earlier (the
+    opponent left) only has its frames re-sent, so the browser left on it
+    goes to the lobby now unless its player pressed 继续.
 
     Returns True when this call closed the table; False if the table had
     moved on (next hand dealt, or already closed), so the job is safe to
@@ -377,28 +384,8 @@ def do_settle_timeout(table_id: int, hand_id: int, *, now: float | None = None) 
             return False
         if table.settle_deadline is None or table.settle_deadline > ends:
             table.settle_deadline = ends  # the countdown is over as of now
-        voters = (
-            [table.seat_user_id(s) for s in (table.continue_votes or [])]
-            if table.kind == Table.Kind.QUICK
-            else []
-        )
         _close(table, note="timeout")
-        room = table.room
-        users = {u.pk: u for u in _users([v for v in voters if v])}
-        for uid in voters:
-            user = users.get(uid)
-            if user is None:
-                continue
-            # cannot play in this room any more (TableError): the lobby
-            with contextlib.suppress(TableError):
-                quick_match(user, room, now=now)
         return True
-
-
-def _users(ids: list[int]) -> list[Any]:
-    from django.contrib.auth import get_user_model
-
-    return list(get_user_model().objects.filter(pk__in=ids)) if ids else []
 
 
 def table_remove_player(
@@ -422,7 +409,7 @@ def table_remove_player(
         with transaction.atomic():
             locked = lock_table(table.pk)
             if locked.status in (Table.Status.WAITING, Table.Status.SETTLING):
-                _close(locked, note="removed")
+                _close(locked, note="removed", seat=locked.seat_of(user_id))
     with transaction.atomic():
         notify_kick(table.pk, user_id=user_id, message=message)
     return table

@@ -276,7 +276,7 @@ async def test_continue_regroup_and_accept_bot_over_the_socket():
 def _goto(frames: list[str]) -> str | None:
     """The URL the last frame's closed-table notice sends the browser to."""
     found = re.findall(
-        r'data-testid="table-closed" data-goto="([^"]+)"', "".join(frames)
+        r'data-testid="table-closed"[^>]*? data-goto="([^"]+)"', "".join(frames)
     )
     return found[-1] if found else None
 
@@ -308,7 +308,10 @@ async def test_settlement_countdown_sends_both_idle_players_to_the_lobby():
     await cb.disconnect()
 
 
-async def test_settlement_countdown_requeues_the_player_who_pressed_continue():
+async def test_continue_is_shown_to_the_opponent_and_a_timeout_is_said_not_requeued():
+    """Issue 11 §4: the other player sees that their opponent chose to
+    continue; when the countdown ends without them, the voter is told so and
+    offered 分组, not silently put back into matchmaking."""
     from games.tasks import settle_timeout
 
     a, b, table = await _pair()
@@ -318,21 +321,51 @@ async def test_settlement_countdown_requeues_the_player_who_pressed_continue():
     await drain(ca)
     await drain(cb)
     await ca.send_to(text_data=json.dumps({"action": "continue"}))
-    await drain(ca)
-    await drain(cb)
+    alice_frames = await drain(ca)
+    bob_frames = await drain(cb)
+    assert 'data-testid="continue-waiting"' in alice_frames[-1]
+    assert 'data-testid="opponent-continued"' in bob_frames[-1]
+    assert 'data-testid="settle-countdown"' in bob_frames[-1]
+    # the voter's countdown is the opponent's time: no way out at its end
+    alice_timer = re.search(
+        r'data-testid="settle-countdown">(.*?)</div>', alice_frames[-1], re.S
+    )
+    assert alice_timer
+    assert "data-lobby-url" not in alice_timer.group(1)
     t, _ = await _state(table.pk)
     assert t.continue_votes == [0]
     assert await sync_to_async(settle_timeout)(t.pk, t.hand_id) is True
     alice_frames = await drain(ca)
     bob_frames = await drain(cb)
-    # alice wanted to play on: back in matchmaking in the same room
-    new = await sync_to_async(lambda: Table.objects.exclude(pk=table.pk).get(seat0=a))()
-    assert new.status == Table.Status.WAITING and new.room_id == table.room_id
-    assert _goto(alice_frames) == f"/table/{new.pk}/"
+    # alice wanted to play on: told, offered 分组, and not queued anywhere
+    assert 'data-testid="opponent-left"' in alice_frames[-1]
+    assert 'data-testid="regroup"' in alice_frames[-1]
+    assert _goto(alice_frames) is None
+    others = await sync_to_async(
+        lambda: Table.objects.exclude(pk=table.pk).filter(seat0=a).count()
+    )()
+    assert others == 0
     # bob did nothing: the lobby
     assert _goto(bob_frames) == "/lobby/"
     await ca.disconnect()
     await cb.disconnect()
+
+
+async def test_the_opponent_leaving_during_the_countdown_is_said():
+    a, b, table = await _pair()
+    await sync_to_async(play_out)(table, {0: a, 1: b}, seed=2)
+    ca, _, _ = await ws(a, table.pk)
+    await drain(ca)
+    await ca.send_to(text_data=json.dumps({"action": "continue"}))
+    await drain(ca)
+    await sync_to_async(leave_table)(b, table)
+    frames = await drain(ca)
+    assert 'data-testid="opponent-left"' in frames[-1]
+    assert 'data-by="opponent"' in frames[-1] and 'data-reason="left"' in frames[-1]
+    assert _goto(frames) is None
+    t, _ = await _state(table.pk)
+    assert (t.closed_reason, t.closed_seat) == ("left", 1)
+    await ca.disconnect()
 
 
 async def test_a_table_left_early_sends_the_last_browser_to_the_lobby_at_the_end():

@@ -112,8 +112,11 @@ def test_erren_header_and_panel_show_the_same_total_after_start_doubles(alice, b
         table.refresh_from_db()
     else:
         pytest.fail("no win in twelve hands")
-    # both doubled: 开始加倍 makes 总番数 four times the fans' sum
-    assert st["total_fan"] == 4 * st["fan_total"]
+    # both doubled: 开始加倍's share is four times the fans' sum; 总番数 adds
+    # the shares (胡加倍 and 任务 too, when they happened)
+    lines = {line["key"]: line["value"] for line in st["lines"]}
+    assert lines["start_double"] == 4 * st["fan_total"]
+    assert st["total_fan"] == lines["fan"] >= 4 * st["fan_total"] > st["fan_total"]
     with translation.override("zh-hans"):
         html = parse(render_frame(table, 0))
     header = html.find_all(data_testid="header-fan")[0].all_text().strip()

@@ -9,6 +9,7 @@ from games.services import (
     continue_match,
     create_friend_table,
     join_friend_table,
+    leave_table,
     play_bot,
     quick_match,
     regroup,
@@ -182,6 +183,48 @@ def test_regroup_closes_the_table_and_looks_for_a_new_opponent(alice, bob, room)
     assert again.pk == new.pk and again.status == Table.Status.PLAYING
 
 
+def test_regroup_from_a_practice_table_stays_in_practice(alice, room):
+    """Issue 11 §4: 分组 at a bot table never queues the player for coins."""
+
+    table = play_bot(alice, room, "hard")
+    play_out(table, {0: alice}, seed=3)
+    table.refresh_from_db()
+    assert table.status == Table.Status.SETTLING
+    new = regroup(alice, table)
+    table.refresh_from_db()
+    assert table.status == Table.Status.CLOSED
+    assert (table.closed_reason, table.closed_seat) == ("regroup", 0)
+    assert new.pk != table.pk and new.kind == Table.Kind.BOT
+    assert new.bot_level == "hard" and new.status == Table.Status.PLAYING
+    assert not Table.objects.filter(kind=Table.Kind.QUICK).exists()
+
+
+def test_regroup_after_the_countdown_at_a_practice_table_stays_in_practice(alice, room):
+    from games.tasks import settle_timeout
+
+    table = play_bot(alice, room, "easy")
+    play_out(table, {0: alice}, seed=4)
+    table.refresh_from_db()
+    assert settle_timeout(table.pk, table.hand_id) is True
+    table.refresh_from_db()
+    assert (table.status, table.closed_reason) == (Table.Status.CLOSED, "timeout")
+    new = regroup(alice, table)
+    assert new.kind == Table.Kind.BOT and new.status == Table.Status.PLAYING
+    assert not Table.objects.filter(kind=Table.Kind.QUICK).exists()
+
+
+def test_leaving_records_who_closed_the_table(alice, bob, room):
+    table = _paired(alice, bob, room)
+    play_out(table, {0: alice, 1: bob}, seed=2)
+    leave_table(bob, table)
+    table.refresh_from_db()
+    assert (table.status, table.closed_reason, table.closed_seat) == (
+        Table.Status.CLOSED,
+        "left",
+        1,
+    )
+
+
 def test_continue_and_regroup_refused_during_a_hand(alice, bob, room):
     table = _paired(alice, bob, room)
     with pytest.raises(TableError, match="结束后"):
@@ -196,8 +239,10 @@ def test_settlement_countdown_returns_idle_players_to_the_lobby(alice, bob, room
     continue_match(alice, table)
     assert settle_timeout(table.pk, table.hand_id) is True
     table.refresh_from_db()
-    assert table.status == Table.Status.CLOSED
+    assert table.status == Table.Status.CLOSED and table.closed_reason == "timeout"
     assert settle_timeout(table.pk, table.hand_id) is False
+    # the 继续 voter is told, not queued (issue 11 §4)
+    assert not Table.objects.exclude(pk=table.pk).filter(seat0=alice).exists()
 
 
 def test_friend_table_with_invite_link(alice, bob, room):
