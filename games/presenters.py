@@ -43,6 +43,9 @@ such as ``"5m"``, times are epoch milliseconds):
 ``short_win``    [{tile, fan, needed}]: tiles since this seat's last action
                  that completed its hand below the minimum fan (the table
                  says "only N fan, M needed" instead of offering 和)
+``callout``      the latest call since the last discard for the call-out
+                 animation and sound: {id, kind chi|pung|kong|hu|zimo, who}
+                 or None (None under the veil)
 ``stakes``       seed 002's live 倍数 where 明牌/加倍 exist: {multiplier,
                  parts [{key open_hand|deal_double, who, factor}],
                  ready_win (听牌胡 factor or None), open_factor} or None
@@ -758,6 +761,7 @@ def seat_context(
             indicators={"bonus_tile": None, "wild": None},
             task=None,
             short_win=[],
+            callout=None,
             stakes=None,
             pool=None,
             deadline=None,
@@ -848,6 +852,8 @@ def seat_context(
         indicators=view["indicators"],
         task=view["task"],
         short_win=[] if veil else view.get("short_win") or [],
+        # under the veil the discarder must not learn of a claim early
+        callout=None if veil or record is None else _callout(hand, record.pk, seat),
         stakes=_stakes(rs, view, seat),
         pool=_pool(rs, me, opp),
         deadline=deadline_ctx,
@@ -861,6 +867,41 @@ def seat_context(
     )
     _add_level_up(ctx)
     return ctx
+
+
+CALLOUT_EVENTS = {
+    "chi": "chi",
+    "pung": "pung",
+    "kong": "kong",
+    "added_kong": "kong",
+    "concealed_kong": "kong",
+}
+"""Log events that are a call the table shouts (吃 碰 杠); wins come from
+``hand_ended`` (和, or 自摸 when self-drawn)."""
+
+
+def _callout(hand: Hand, record_id: int, seat: int) -> dict[str, Any] | None:
+    """The latest call since the last discard, for the call-out animation.
+
+    ``{id ("<hand>:<seq>", new per call), kind chi|pung|kong|hu|zimo, who
+    me|opponent}`` or None.  Only public facts: the kind and seat of the
+    event (a 暗杠's tile stays hidden).  The browser shows each id once.
+    """
+    for ev in reversed(hand.events[-40:]):  # 补花 after a kong: up to 8 pairs
+        if ev.kind == "hand_ended":
+            winner = ev.payload.get("winner")
+            if not isinstance(winner, int):
+                return None
+            kind = "zimo" if ev.payload.get("self_drawn") else "hu"
+            who = _who(winner, seat)
+        elif ev.kind in CALLOUT_EVENTS and ev.seat is not None:
+            kind, who = CALLOUT_EVENTS[ev.kind], _who(ev.seat, seat)
+        elif ev.kind == "discard":
+            return None
+        else:
+            continue
+        return {"id": f"{record_id}:{ev.seq}", "kind": kind, "who": who}
+    return None
 
 
 def _last_discard_from_log(hand: Hand, seat: int) -> dict[str, Any] | None:

@@ -14,6 +14,12 @@
    - #redirect[data-url], [data-goto]  go there (分组's new table; a closed table's way out)
    - details.mj-report[open]        a 举报 form being written: the settlement countdown
                                     pauses for this player (no automatic way out)
+   - #mj-status[data-callout-id]    the latest call (吃 碰 杠 和 自摸): data-callout (kind),
+                                    data-callout-who (me/opponent), data-callout-text; each
+                                    id is shown once (#mj-callout) with its sound from
+                                    #mj-root[data-sounds] — never on the first paint, and
+                                    sound only after the player has touched the page
+   - #mj-sound[aria-pressed]        the mute toggle, remembered in localStorage "mj-sound"
 */
 (function () {
   "use strict";
@@ -63,6 +69,64 @@
   document.addEventListener("htmx:afterSwap", resumeWayOut);
 
   function tileBase() { return (root && root.getAttribute("data-tiles")) || "/static/tiles/"; }
+
+  /* ---------------- call-outs and their sounds ----------------
+     A call (吃 碰 杠 和 自摸) flashes over the caller's side of the table and,
+     unless muted, plays its sound.  Browsers forbid sound before a user
+     gesture; we also wait for one ourselves, so nothing ever plays on its own
+     when a page opens. */
+  var SOUND_KEY = "mj-sound";
+  var interacted = false;
+  var lastCallout = null; // the id shown last (set on the first paint, not shown)
+  var audio = {};
+  function soundOn() {
+    try { return window.localStorage.getItem(SOUND_KEY) !== "off"; } catch (err) { return true; }
+  }
+  function paintSoundToggle() {
+    var b = $("#mj-sound");
+    if (!b) return;
+    var on = soundOn();
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.classList.toggle("is-off", !on);
+    var label = b.getAttribute(on ? "data-on" : "data-off");
+    if (label) b.setAttribute("aria-label", label);
+  }
+  function setSound(on) {
+    try { window.localStorage.setItem(SOUND_KEY, on ? "on" : "off"); } catch (err) { /* private mode */ }
+    paintSoundToggle();
+  }
+  function markInteracted() { interacted = true; }
+  function playSound(kind) {
+    if (!interacted || !soundOn() || !root) return;
+    var base = root.getAttribute("data-sounds");
+    if (!base || !/^(chi|pung|kong|hu|zimo)$/.test(kind)) return;
+    var a = audio[kind];
+    if (!a) { a = audio[kind] = new Audio(base + kind + ".wav"); a.preload = "auto"; }
+    try { a.currentTime = 0; } catch (err) { /* not loaded yet */ }
+    var p = a.play();
+    if (p && p.catch) p.catch(function () { /* blocked or interrupted: silent */ });
+  }
+  function showCallout(first) {
+    var st = $("#mj-status");
+    var id = st && st.getAttribute("data-callout-id");
+    if (!id || id === lastCallout) return;
+    lastCallout = id;
+    if (first) return; // the page just opened: that call is history
+    var box = $("#mj-callout");
+    var kind = st.getAttribute("data-callout") || "";
+    if (box) {
+      box.textContent = st.getAttribute("data-callout-text") || "";
+      box.setAttribute("data-kind", kind);
+      box.setAttribute("data-who", st.getAttribute("data-callout-who") || "");
+      box.setAttribute("data-shown", id);
+      box.classList.remove("is-shown");
+      void box.offsetWidth; // restart the animation
+      box.classList.add("is-shown");
+      clearTimeout(showCallout.timer);
+      showCallout.timer = setTimeout(function () { box.classList.remove("is-shown"); }, 1400);
+    }
+    playSound(kind);
+  }
 
   /* ---------------- clocks ---------------- */
   function readSkew() {
@@ -263,6 +327,7 @@
     readSkew();
     var status = $("#mj-status");
     if (status) say(status.getAttribute("data-say"));
+    showCallout(false);
     var toast = $("#toast");
     if (toast && toast.textContent.trim()) {
       clearTimeout(afterFrame.toastTimer);
@@ -302,6 +367,13 @@
   function init() {
     root = document.getElementById("mj-root");
     if (!root) return;
+    showCallout(true);
+    paintSoundToggle();
+    ["pointerdown", "keydown", "touchstart"].forEach(function (ev) {
+      document.addEventListener(ev, markInteracted, { capture: true, passive: true });
+    });
+    var toggle = $("#mj-sound");
+    if (toggle) toggle.addEventListener("click", function () { setSound(!soundOn()); });
     readSkew();
     window.requestAnimationFrame(tick);
     document.addEventListener("keydown", onKey);

@@ -1,0 +1,139 @@
+"""Call-outs and their sounds in a real browser (issue 11 §4).
+
+A call (吃 碰 杠 和 自摸) flashes over the caller's side and plays its sound;
+nothing plays before the player has touched the page; the mute toggle is
+remembered across page loads (localStorage).  Audio is observed through a
+stub of ``HTMLMediaElement.play`` (headless Chromium has no speakers); the
+call frames are the page's own ``#mj-status`` attributes, set as a frame from
+the server would set them, then announced with htmx's ws event.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import login
+from .play import play_to_end
+from .test_browser_table import DESKTOP, new_page
+
+pytestmark = pytest.mark.browser
+
+COUNT_PLAYS = """
+  window.__plays = [];
+  HTMLMediaElement.prototype.play = function () {
+    window.__plays.push(this.src.split('/').pop());
+    return Promise.resolve();
+  };
+"""
+
+
+def fake_call(page, call_id: str, kind: str, who: str = "opponent") -> None:
+    """Mark the current frame as carrying call ``call_id`` and announce it."""
+    page.evaluate(
+        """([id, kind, who]) => {
+          const s = document.getElementById('mj-status');
+          s.setAttribute('data-callout-id', id);
+          s.setAttribute('data-callout', kind);
+          s.setAttribute('data-callout-who', who);
+          s.setAttribute('data-callout-text', kind);
+          document.getElementById('mj-root').dispatchEvent(
+            new CustomEvent('htmx:wsAfterMessage', {bubbles: true}));
+        }""",
+        [call_id, kind, who],
+    )
+
+
+def plays(page) -> list[str]:
+    return page.evaluate("window.__plays")
+
+
+def test_sound_waits_for_a_gesture_and_mute_is_remembered(live, browser):
+    live.create_players("listener")
+    ctx, page, errors = new_page(browser, DESKTOP)
+    ctx.add_init_script(COUNT_PLAYS)
+    login(page, live, "listener")
+    page.goto(f"{live.url}/lobby/")
+    page.locator(
+        "[data-testid=room][data-ruleset=erren] [data-testid=play-bot]"
+    ).first.click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    page.goto(page.url)  # a fresh load: no gesture on this page yet
+    page.wait_for_selector("#mj-conn.is-open")
+    toggle = page.locator("[data-testid=sound-toggle]")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    # a call before any gesture: it shows, but no sound plays
+    fake_call(page, "x:1", "pung")
+    box = page.locator("[data-testid=callout]")
+    assert box.get_attribute("data-shown") == "x:1"
+    assert box.get_attribute("data-kind") == "pung"
+    assert "is-shown" in (box.get_attribute("class") or "")
+    assert plays(page) == []
+    # the same call again (a reconnect's frame): nothing new
+    page.mouse.click(5, 400)  # a gesture on the page
+    fake_call(page, "x:1", "pung")
+    assert plays(page) == []
+    # a new call after the gesture: its own sound
+    fake_call(page, "x:2", "kong", "me")
+    assert plays(page) == ["kong.wav"]
+    assert box.get_attribute("data-who") == "me"
+    # muted: calls still show, no sound; remembered after a reload
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "false"
+    fake_call(page, "x:3", "hu")
+    assert plays(page) == ["kong.wav"]
+    assert box.get_attribute("data-shown") == "x:3"
+    page.reload()
+    page.wait_for_selector("#mj-conn.is-open")
+    assert page.locator("[data-testid=sound-toggle]").get_attribute("aria-pressed") == (
+        "false"
+    )
+    page.mouse.click(5, 400)
+    fake_call(page, "x:4", "chi")
+    assert plays(page) == []
+    page.locator("[data-testid=sound-toggle]").click()  # on again
+    fake_call(page, "x:5", "zimo")
+    assert plays(page) == ["zimo.wav"]
+    # the files are served
+    for name in ("chi", "pung", "kong", "hu", "zimo"):
+        r = page.request.get(f"{live.url}/static/sounds/{name}.wav")
+        assert r.status == 200 and r.body()[:4] == b"RIFF"
+    assert errors == []
+    ctx.close()
+
+
+def test_a_real_win_is_called_out_once(live, browser):
+    live.create_players("caller")
+    ctx, page, errors = new_page(browser, DESKTOP)
+    ctx.add_init_script(COUNT_PLAYS)
+    login(page, live, "caller")
+    page.goto(f"{live.url}/lobby/")
+    page.locator(
+        "[data-testid=room][data-ruleset=mcr] [data-testid=play-bot]"
+    ).first.click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    page.wait_for_selector("#mj-conn.is-open")
+    for _hand in range(4):
+        play_to_end(page, keyboard=False, claim=True)
+        if (
+            page.locator("[data-testid=settlement]").get_attribute("data-result")
+            == "win"
+        ):
+            break
+        page.locator("[data-testid=continue]").click()
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=settlement]')"
+        )
+    else:
+        pytest.fail("four draws in a row")
+    status_id = page.locator("#mj-status").get_attribute("data-callout-id")
+    kind = page.locator("#mj-status").get_attribute("data-callout")
+    assert kind in ("hu", "zimo") and status_id
+    box = page.locator("[data-testid=callout]")
+    assert box.get_attribute("data-shown") == status_id
+    assert box.get_attribute("data-kind") == kind
+    # the player clicked during the hand: the win's sound played once
+    assert plays(page).count(f"{kind}.wav") == 1
+    assert errors == []
+    ctx.close()
