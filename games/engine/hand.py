@@ -66,7 +66,7 @@ from ..rules.rulesets import get as get_ruleset
 from ..rules.rulesets.base import Claim, RuleSet, System
 from ..rules.situation import EAST
 from ..rules.tiles import ALL_TILES, NUM_KINDS, Tile
-from . import analysis
+from . import analysis, first_turn
 from .actions import (
     JSON,
     Action,
@@ -973,12 +973,7 @@ class Hand(HandRules):
             if not self._can_ready_now(seat):
                 raise IllegalActionError("报听 needs a waiting, tenpai hand")
             self._begin(a)
-            heavenly = (
-                seat != s.dealer
-                and s.draws[seat] == 0
-                and s.discards_made[seat] == 0
-                and not s.interrupted
-            )
+            heavenly = first_turn.heavenly_ready(s, seat, with_discard=False)
             self._declare_ready(seat, heavenly, None)
             return
         self._check_turn(a)
@@ -990,12 +985,7 @@ class Hand(HandRules):
             )
         could_win = self._can_tsumo(seat)
         self._begin(a)
-        heavenly = (
-            seat == s.dealer
-            and s.discards_made[seat] == 0
-            and s.kongs_made[seat] == 0
-            and not s.interrupted
-        )
+        heavenly = first_turn.heavenly_ready(s, seat, with_discard=True)
         if could_win:
             self._note_declined_win(seat)
         self._declare_ready(seat, heavenly, tile)

@@ -11,7 +11,7 @@ from ..rules.melds import MeldKind
 from ..rules.rulesets.base import Claim, RuleSet, System
 from ..rules.situation import EAST, WEST, WinSituation
 from ..rules.tiles import ALL_TILES, NUM_KINDS, Tile
-from . import analysis
+from . import analysis, first_turn
 from .actions import (
     Action,
     AddedKong,
@@ -114,7 +114,6 @@ class HandRules:
             counts[tile] += 1
         if not analysis.shape_complete(counts, self._melds_n(seat), s.wild, rs):
             return None
-        dealer = s.dealer
         other = 1 - seat
         visible = self._visible_count(tile, seat)
         if not self_drawn and not robbing:
@@ -130,25 +129,14 @@ class HandRules:
             seat_wind=self.seat_wind(seat),
             round_wind=ALL_TILES[s.round_wind],
             flowers=tuple(ALL_TILES[f] for f in s.flowers[seat]),
-            heavenly=self_drawn
-            and seat == dealer
-            and s.discards_made[dealer] == 0
-            and not s.interrupted,
-            earthly=self_drawn
-            and seat != dealer
-            and s.draws[seat] == 1
-            and s.discards_made[seat] == 0
-            and not s.interrupted,
-            human=not self_drawn
-            and not robbing
-            and seat != dealer
-            and s.discards_made[dealer] == 1
-            and s.discards_made[seat] == 0
-            and not s.interrupted,
+            heavenly=self_drawn and first_turn.heavenly(s, seat),
+            earthly=self_drawn and first_turn.earthly(s, seat),
+            human=not self_drawn and not robbing and first_turn.human(s, seat),
             heavenly_ready=s.heavenly_ready[seat],
             ready=s.ready[seat],
             ready_first=s.ready[seat]
             and not self_drawn
+            and not robbing
             and s.discards_made[other] == s.ready_mark[seat] + 1,
             bonus_tiles=() if s.bonus_tile is None else (ALL_TILES[s.bonus_tile],),
             wild=None if s.wild is None else ALL_TILES[s.wild],

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .errors import InvalidHandError
 from .fans.base import FanLine
+from .first_turn import check_first_turn
 from .melds import Meld
 from .rulesets.base import RuleSet, System
 from .scoring import ScoreResult, score
@@ -84,26 +85,16 @@ def check_tiles(
             )
 
 
-def check_flags(situation: WinSituation) -> None:
-    """Refuse two-player flags that contradict each other or the win.
+def check_flags(situation: WinSituation, melds: Sequence[Meld] = ()) -> None:
+    """Refuse two-player flags that contradict each other, the win or the melds.
 
-    天胡 and 地胡 are wins on a draw (seed 000: "庄家在发完牌就和牌",
-    "闲家摸到第一张牌就和牌"); 人胡 is a win on the dealer's first discard
-    ("庄家打出的第一张牌闲家就和牌"); a hand can be only one of the three.
+    The first-turn wins and 天听 follow the seeds' conditions
+    (:func:`games.rules.first_turn.check_first_turn`).
 
     Raises:
         InvalidHandError: naming the flags that clash.
     """
-    s = situation
-    firsts = [n for n in ("heavenly", "earthly", "human") if getattr(s, n)]
-    if len(firsts) > 1:
-        raise InvalidHandError(f"only one of heavenly/earthly/human, got {firsts}")
-    if (s.heavenly or s.earthly) and not s.self_drawn:
-        raise InvalidHandError(f"{firsts[0]} (天胡/地胡) is a self-drawn win")
-    if s.human and s.self_drawn:
-        raise InvalidHandError("human (人胡) is a win on the dealer's first discard")
-    if (s.heavenly or s.earthly or s.human) and s.heavenly_ready:
-        raise InvalidHandError("heavenly_ready (天听) cannot win on the first turn")
+    check_first_turn(situation, melds)
 
 
 def score_hand(
@@ -130,7 +121,7 @@ def score_hand(
             :func:`check_flags` and :func:`games.rules.scoring.score`).
     """
     check_tiles(concealed, melds, situation, ruleset)
-    check_flags(situation)
+    check_flags(situation, melds)
     if situation.wild is not None:
         ws = score_wild(concealed, melds, situation, ruleset)
         return ScoreOutcome(ws.result, ws.assignment)

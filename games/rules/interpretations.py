@@ -54,6 +54,21 @@ _MIN8 = Interpretation(
     "there is one; the only figure any source gives is MCR's 8, which the site uses.",
 )
 
+_FIRST_TURN = Interpretation(
+    "heavenly_ready",
+    "We read it as *before the dealer's first discard*",
+    "天听：庄家是打出第一张牌时报听；闲家是「发完牌后便报听」，本站理解为庄家打出第一张牌之前报听。"
+    "看到庄家第一张牌之后才报听，只算普通报听。闲家天听后和庄家第一张牌，是人胡加天听，也算报听一发；"
+    "天听后第一次摸牌自摸，是地胡加天听。换牌之后和牌不算天胡、地胡。",
+    "Heavenly ready: the dealer declares with its first discard; the non-dealer "
+    "declares right after the deal, which the site reads as before the dealer's "
+    "first discard. Declaring after seeing that discard is an ordinary ready. A "
+    "non-dealer who wins on the dealer's first discard after a heavenly ready "
+    "scores the human hand, the heavenly ready and ready on the first discard; "
+    "winning on its first draw, the earthly hand and the heavenly ready. After a "
+    "tile swap there is no heavenly or earthly hand.",
+)
+
 INTERPRETATIONS: dict[str, tuple[Interpretation, ...]] = {
     "erren": (
         Interpretation(
@@ -66,6 +81,7 @@ INTERPRETATIONS: dict[str, tuple[Interpretation, ...]] = {
             "is the 72-tile game; the 64-tile one is the mobile version.",
         ),
         _MIN8,
+        _FIRST_TURN,
         Interpretation(
             "big_three_winds",
             "**大三风 24** (3 wind pungs) is MCR's 三风刻",
@@ -178,6 +194,7 @@ INTERPRETATIONS: dict[str, tuple[Interpretation, ...]] = {
             "West: autumn, bamboo) scores 1, not toward the minimum.",
         ),
         _MIN8,
+        _FIRST_TURN,
         _RAKE,
     ),
     "liangren": (

@@ -75,7 +75,7 @@ def explain(error: CalcError) -> str:
 
 # The engine refuses impossible situations with InvalidHandError and a
 # developer's message (no error code yet: asked for on BOARD.md).  These
-# fragments of its messages (games/rules/scoring.py, api.py, first_turn.py,
+# fragments of its messages (games/rules/scoring.py, first_turn.py,
 # wild_scoring.py) get a sentence in people's words; any other refusal is
 # shown with the engine's own text.  One place, to be replaced by the code.
 _ENGINE_REASONS = (
@@ -99,12 +99,23 @@ _ENGINE_REASONS = (
     ),
     ("is the dealer's", gettext_noop("天胡是庄家的：门风要选东。")),
     ("is the non-dealer's", gettext_noop("地胡、人胡是闲家的：门风不能选东。")),
-    ("with a claimed meld", gettext_noop("第一巡之前不可能有吃、碰或明杠。")),
     (
-        "cannot win on the first turn",
-        gettext_noop("天听之后不能再有天胡、地胡或人胡。"),
+        "with a meld is impossible",
+        gettext_noop(
+            "天胡、地胡、人胡之前不可能有吃、碰、杠（暗杠也不行）：请去掉副露。"
+        ),
     ),
-    ("is 天听", gettext_noop("闲家第一次摸牌之前的报听就是天听：请勾选天听。")),
+    ("not a robbed kong", gettext_noop("人胡是和庄家打出的第一张牌，不是抢杠和。")),
+    (
+        "before any 报听",
+        gettext_noop(
+            "天胡在庄家打出任何牌之前，那时还没有报听：请去掉报听、天听和报听一发。"
+        ),
+    ),
+    (
+        "needs heavenly_ready",
+        gettext_noop("人胡时的报听一发只能来自天听（闲家发完牌就报听）：请勾选天听。"),
+    ),
     ("cannot be in a claimed meld", gettext_noop("财神不能打出，也不能吃、碰、明杠。")),
 )
 

@@ -145,6 +145,14 @@ def test_a_deferred_wait_links_to_its_own_score(client, monkeypatch):
         ({"self_drawn": True, "kong": True}, "杠上开花要有杠"),
         ({"first": "heavenly"}, "都是自摸"),
         ({"first": "human", "self_drawn": True}, "人胡是和庄家打出的第一张牌"),
+        ({"first": "earthly", "self_drawn": True}, "门风不能选东"),
+        ({"first": "heavenly", "self_drawn": True, "seat": "3z"}, "门风要选东"),
+        ({"first": "heavenly", "self_drawn": True, "ready": True}, "还没有报听"),
+        (
+            {"first": "human", "seat": "3z", "ready_first": True},
+            "请勾选天听",
+        ),
+        ({"first": "human", "seat": "3z", "kong": True}, "不是抢杠和"),
     ],
 )
 def test_situations_the_engine_refuses_are_explained_in_words(situation, words):
@@ -179,3 +187,19 @@ def test_a_complete_hand_below_the_minimum_says_so_and_keeps_its_fans():
     assert c.error.expected == (8,) and c.error.count == 5  # 门前清 2 平和 2 老少副 1
     assert c.total is None
     assert "ALL_CHOWS" in {f.id for f in c.outcome.lines}
+
+
+def test_a_first_turn_win_with_a_meld_is_explained_in_words():
+    from games.rulesite.messages import explain
+
+    # seed 000 天胡 "如果庄家在发完牌后有暗杠，那么不算天和"
+    c = calculate(
+        CalcInput(
+            ruleset="erren",
+            hand="123456789m2z[1111z]*2z",
+            first="heavenly",
+            self_drawn=True,
+        )
+    )
+    assert c.error.code is ErrorCode.IMPOSSIBLE
+    assert "请去掉副露" in explain(c.error)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..first_turn import ready_first_implied
 from ..shanten import Shape
 from ..tiles import Tile
 from .base import Fan
@@ -59,8 +60,9 @@ def _ready(ctx: ScoringContext) -> int:
 
 
 def _ready_first(ctx: ScoringContext) -> int:
-    # "报听后，对家打出的第一张牌点炮" — a win on a discard only.
-    return int(ctx.situation.ready_first and not ctx.self_drawn)
+    # "报听后，对家打出的第一张牌点炮" — a win on a discard only; a 人胡 after
+    # 天听 is one (games/rules/first_turn.py).
+    return int(ready_first_implied(ctx.situation))
 
 
 def _seven_pairs_with(kinds: Iterable[int]) -> Callable[[ScoringContext], int]:
