@@ -8,6 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from games.forms import HandFilterForm
+from games.selectors import player_hands
 from leaderboard.models import OVERALL, PlayerStats
 
 from .forms import NicknameForm
@@ -17,7 +19,9 @@ from .services import inbox_mark_read, profile_create, profile_set_nickname
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    """Show the player's balances and level; POST changes the nickname."""
+    """Show the player's balances, level and hands (我的对局, filtered by the
+    GET parameters of ``games.forms.HandFilterForm``, with replay links);
+    POST changes the nickname."""
     player_profile = profile_create(user=request.user)  # type: ignore[arg-type]
     if request.method == "POST":
         form = NicknameForm(request.POST, instance=player_profile)
@@ -46,10 +50,25 @@ def profile(request: HttpRequest) -> HttpResponse:
         form = NicknameForm(instance=player_profile)
     progress = level_progress(points=player_profile.rating_points)
     stats = PlayerStats.objects.filter(user=request.user, ruleset=OVERALL).first()
+    filters = HandFilterForm(request.GET or None)
+    hands = Paginator(
+        player_hands(user_id=request.user.pk, **filters.filters()),
+        settings.MAHJONG_MY_GAMES_PAGE_SIZE,
+    ).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(
         request,
         "accounts/profile.html",
-        {"profile": player_profile, "progress": progress, "form": form, "stats": stats},
+        {
+            "profile": player_profile,
+            "progress": progress,
+            "form": form,
+            "stats": stats,
+            "filters": filters,
+            "hands": hands,
+            "query": query.urlencode(),
+        },
     )
 
 

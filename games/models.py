@@ -238,7 +238,9 @@ class HandRecord(models.Model):
 
     ``seed`` stays empty until the hand has ended (provably fair: the
     commitment is public from the first event).  ``settled`` is the
-    exactly-once guard of the settlement.
+    exactly-once guard of the settlement.  ``public``: one of its players
+    made the replay public (anyone with the link may watch it; see
+    ``games.selectors.access_replay``).
     """
 
     class Status(models.TextChoices):
@@ -289,6 +291,11 @@ class HandRecord(models.Model):
     result = models.JSONField(_("结果"), null=True, blank=True)
     settlement = models.JSONField(_("结算"), null=True, blank=True)
     settled = models.BooleanField(_("已结算"), default=False)
+    public = models.BooleanField(
+        _("公开回放"),
+        default=False,
+        help_text=_("玩家公开后，任何人都可以通过链接查看回放。"),
+    )
     started = models.DateTimeField(_("开始"), default=timezone.now, db_index=True)
     ended = models.DateTimeField(_("结束"), null=True, blank=True)
 

@@ -516,30 +516,41 @@ def _side(side: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _settlement(
-    table: Table, record: HandRecord, hand: Hand | None, seat: int
+def settlement_view(
+    *,
+    result: dict[str, Any] | None,
+    settlement: dict[str, Any] | None,
+    seat: int,
+    practice: bool,
+    annulled: bool,
 ) -> dict[str, Any]:
-    result = record.result or {}
-    st = record.settlement or result.get("settlement") or {}
+    """The settlement as ``seat`` sees it: the part of the panel's context
+    (``settlement`` in the module docstring) that needs no table.
+
+    ``result`` and ``settlement`` are a hand's stored ones
+    (``HandRecord.result`` / ``.settlement``, or an exported file's).  Used by
+    the live table's panel and by the replay's last step, so both show the
+    same thing.
+    """
+    result = result or {}
+    st = settlement or result.get("settlement") or {}
     other = 1 - seat
     deltas = st.get("deltas") or [0, 0]
     skill = st.get("skill") or [0, 0]
-    if record.practice:
+    if practice:
         deltas, skill = [0, 0], [0, 0]
     hands = result.get("hands") or [[], []]
-    votes = table.continue_votes or []
-    rated = _rating_changes(record)
     return {
         "result": "win" if result.get("winner") is not None else "draw",
         "reason": result.get("reason"),
-        "annulled": record.status == HandRecord.Status.ANNULLED,
+        "annulled": annulled,
         "winner": _who(result.get("winner"), seat),
         "self_drawn": bool(result.get("self_drawn")),
         "win_tile": result.get("win_tile"),
         "fans": [
-            {k: f[k] for k in ("id", "zh", "en", "points", "count")}
+            {k: f.get(k) for k in ("id", "zh", "en", "points", "count")}
             for f in result.get("fans", [])
-            if f.get("counted", True)
+            if isinstance(f, dict) and f.get("counted", True)
         ],
         "fan_total": result.get("fan_total", 0),
         # 总番数: the settlement's total after seed 000's doubling shares
@@ -548,34 +559,55 @@ def _settlement(
         "lines": _seat_notes(st.get("lines", []), seat),
         "coins": {"me": deltas[seat], "opponent": deltas[other]},
         "skill": {"me": skill[seat], "opponent": skill[other]},
-        "practice": record.practice,
+        "practice": practice,
         "hands": {
             "me": hands[seat] if len(hands) > seat else [],
             "opponent": hands[other] if len(hands) > other else [],
         },
-        "seed": record.seed or None,
-        "commitment": record.commitment,
-        "hand_id": record.pk,
-        "record_url": _record_url(record.pk),
-        "countdown": (
-            int(table.settle_deadline.timestamp() * 1000)
-            if table.settle_deadline
-            else None
-        ),
-        "continue_voted": {"me": seat in votes, "opponent": other in votes},
-        "closed": (
-            {
-                "reason": table.closed_reason or None,
-                "by": _who(table.closed_seat, seat),
-            }
-            if table.status == Table.Status.CLOSED
-            else None
-        ),
-        "goto": _goto(table, seat),
         "task_done": bool(result.get("task_done")),
-        "rating": {"me": rated.get(seat), "opponent": rated.get(other)},
+        "rating": {"me": None, "opponent": None},
         "level_up": None,
     }
+
+
+def _settlement(
+    table: Table, record: HandRecord, hand: Hand | None, seat: int
+) -> dict[str, Any]:
+    other = 1 - seat
+    votes = table.continue_votes or []
+    rated = _rating_changes(record)
+    out = settlement_view(
+        result=record.result,
+        settlement=record.settlement,
+        seat=seat,
+        practice=record.practice,
+        annulled=record.status == HandRecord.Status.ANNULLED,
+    )
+    out.update(
+        {
+            "seed": record.seed or None,
+            "commitment": record.commitment,
+            "hand_id": record.pk,
+            "record_url": _record_url(record.pk),
+            "countdown": (
+                int(table.settle_deadline.timestamp() * 1000)
+                if table.settle_deadline
+                else None
+            ),
+            "continue_voted": {"me": seat in votes, "opponent": other in votes},
+            "closed": (
+                {
+                    "reason": table.closed_reason or None,
+                    "by": _who(table.closed_seat, seat),
+                }
+                if table.status == Table.Status.CLOSED
+                else None
+            ),
+            "goto": _goto(table, seat),
+            "rating": {"me": rated.get(seat), "opponent": rated.get(other)},
+        }
+    )
+    return out
 
 
 def _seat_notes(lines: list[Any], seat: int) -> list[Any]:

@@ -1,4 +1,4 @@
-"""Presentation of a hand's record page (牌局记录): rows for every event.
+"""A hand's events as rows (the replay page's 全部事件 list, games/replay.html).
 
 Reads go through :func:`games.selectors.hand_log` (ended hands only, full
 payloads); this module only turns them into rows the template can show: a
@@ -122,7 +122,8 @@ def _note(
 
 
 def record_context(record: HandRecord) -> dict[str, Any]:
-    """Context of ``games/record.html`` for an ended hand ``record``.
+    """Rows and final hands of an ended hand ``record`` (the replay page's
+    event list; the page of a hand without a log).
 
     Keys: ``record``, ``players`` [{seat, nickname}], ``rows``
     [{seq, at (seconds since the first event), kind, label, seat, who, tiles,

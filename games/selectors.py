@@ -167,3 +167,78 @@ def review_agreement(
         return sum(a for a, _ in rows), sum(d for _, d in rows)
     totals = seats.aggregate(a=Sum(agreed), d=Sum(made))
     return int(totals["a"] or 0), int(totals["d"] or 0)
+
+
+@dataclass(frozen=True)
+class ReplayAccess:
+    """Who is looking at a replay: their seat in the hand (or None) and staff.
+
+    ``review_seats``: the seats whose review they may read — their own seat,
+    both for staff, none for anyone else (a public replay shows no review).
+    """
+
+    record: HandRecord
+    seat: int | None
+    staff: bool
+
+    @property
+    def review_seats(self) -> list[int]:
+        if self.staff:
+            return [0, 1]
+        return [self.seat] if self.seat is not None else []
+
+    @property
+    def is_player(self) -> bool:
+        return self.seat is not None
+
+
+def access_replay(user: Any, hand_id: int) -> ReplayAccess:
+    """May ``user`` watch the replay of hand ``hand_id``?  Returns who they are.
+
+    Nobody while the hand is played; after it (ended or annulled) its two
+    players and staff, and anyone once a player made it public.
+
+    Raises:
+        Http404: no such hand, still being played, or not allowed (a
+            hand's existence is not revealed).
+    """
+    record = HandRecord.objects.select_related("table").filter(pk=hand_id).first()
+    if record is None or record.status == HandRecord.Status.LIVE:
+        raise Http404("no such hand")
+    staff = bool(getattr(user, "is_staff", False))
+    seat = record.seat_of(getattr(user, "pk", None))
+    if seat is None and not staff and not record.public:
+        raise Http404("no such hand")
+    return ReplayAccess(record=record, seat=seat, staff=staff)
+
+
+def player_hands(
+    *,
+    user_id: int,
+    ruleset: str | None = None,
+    result: str | None = None,
+    opponent: str | None = None,
+    date_from: Any = None,
+    date_to: Any = None,
+) -> Any:
+    """The user's hands, newest first, for "我的对局" (a ``HandSeat`` queryset).
+
+    Filters: ``ruleset`` name, ``result`` (win / loss / draw / annulled),
+    ``opponent`` (nickname, case-insensitive, a part is enough),
+    ``date_from`` / ``date_to`` (dates, inclusive, by when the hand ended).
+    Each row has its opponent's profile and the hand's status at hand.
+    """
+    rows = HandSeat.objects.filter(user_id=user_id).select_related(
+        "opponent__profile", "hand"
+    )
+    if ruleset:
+        rows = rows.filter(ruleset=ruleset)
+    if result:
+        rows = rows.filter(result=result)
+    if opponent:
+        rows = rows.filter(opponent__profile__nickname__icontains=opponent)
+    if date_from:
+        rows = rows.filter(ended__date__gte=date_from)
+    if date_to:
+        rows = rows.filter(ended__date__lte=date_to)
+    return rows.order_by("-ended", "-id")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_replay
 from .rulesite import urls as rulesite_urls
 
 app_name = "games"
@@ -18,6 +18,20 @@ urlpatterns = [
     path("table/<int:table_id>/regroup/", views.regroup, name="regroup"),
     path("table/<int:table_id>/leave/", views.leave, name="leave"),
     path("table/<int:table_id>/bot/", views.accept_bot, name="accept_bot"),
-    path("hands/<int:hand_id>/", views.hand_record, name="hand_record"),
+    path("hands/<int:hand_id>/", views_replay.hand_replay, name="hand_record"),
+    path(
+        "hands/<int:hand_id>/export.json",
+        views_replay.hand_export,
+        name="hand_export",
+    ),
+    path("hands/<int:hand_id>/share/", views_replay.hand_share, name="hand_share"),
+    path("replay/import/", views_replay.replay_import, name="replay_import"),
+    path(
+        "replay/import/<str:digest>/",
+        views_replay.replay_imported,
+        name="replay_imported",
+    ),
+    path("fair/", views_replay.fair, name="fair"),
+    path("fair/verify_hand.py", views_replay.fair_script, name="fair_script"),
     *rulesite_urls.urlpatterns,
 ]

@@ -1,4 +1,4 @@
-"""Pages of the games app: lobby (大厅), table, hand record, and the small POSTs
+"""Pages of the games app: lobby (大厅), table, and the small POSTs
 around a table (快速开始, 人机练习, 好友房, 继续, 分组); 举报 is moderation's.
 
 Thin on purpose: each view parses the request, calls one service or selector
@@ -23,7 +23,6 @@ from django.views.decorators.http import require_GET, require_POST
 from . import presenters, selectors
 from .engine.bots import LEVELS
 from .models import Room, Table
-from .record import record_context
 from .services import tables as table_services
 from .services.play import TableError
 from .templatetags.mj_table import BOT_LEVEL_LABELS
@@ -222,15 +221,3 @@ def leave(request: HttpRequest, table_id: int) -> HttpResponse:
 def accept_bot(request: HttpRequest, table_id: int) -> HttpResponse:
     """No opponent came: play the bot at this waiting table."""
     return _table_request(request, table_id, "accept_bot")
-
-
-# ----------------------------------------------------------------- records
-@login_required
-@require_GET
-def hand_record(request: HttpRequest, hand_id: int) -> HttpResponse:
-    """A hand's record: every event in order; both hands open after the end.
-
-    Only the hand's two players and staff may see it (others get 404).
-    """
-    record = selectors.access_hand_record(request.user, hand_id)
-    return render(request, "games/record.html", record_context(record))

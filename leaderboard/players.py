@@ -83,12 +83,13 @@ class PlayerPage:
 
 
 def hand_visible(*, viewer: Any, seat: HandSeat) -> bool:
-    """May ``viewer`` open this hand's replay?  Its two players and staff.
+    """May ``viewer`` open this hand's replay?  Its two players and staff, and
+    anyone once a player made it public.
 
-    The same rule as ``games.selectors.access_hand_record`` (the replay page
+    The same rule as ``games.selectors.access_replay`` (the replay page
     itself checks again).
     """
-    if getattr(viewer, "is_staff", False):
+    if getattr(viewer, "is_staff", False) or seat.hand.public:
         return True
     uid = getattr(viewer, "pk", None)
     return uid is not None and uid in (seat.user_id, seat.opponent_id)
@@ -156,7 +157,7 @@ def player_page(*, nickname: str, viewer: Any) -> PlayerPage:
     ]
     recent = list(
         HandSeat.objects.filter(user_id=user_id)
-        .select_related("opponent__profile")
+        .select_related("opponent__profile", "hand")
         .order_by("-ended", "-id")[:RECENT]
     )
     return PlayerPage(

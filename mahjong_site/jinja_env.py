@@ -140,6 +140,7 @@ def environment(**options: Any) -> Environment:
         tile_name=mj_table.tile_name_filter,
         waits_attr=mj_table.waits_attr,
         pool=mj_table.pool,
+        marked_pool=mj_table.marked_pool,
         get_item=mj_table.get_item,
         line_value=mj_table.line_value,
         fan_name=mj_table.fan_name,

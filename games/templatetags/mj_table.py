@@ -151,6 +151,52 @@ def pool(codes: Iterable[Any] | None, last: Any = None) -> SafeString:
     )
 
 
+def marked_pool(discards: Iterable[Any] | None, last: Any = None) -> SafeString:
+    """A replay's discard pool: ``{{ me.discards|marked_pool(me.last) }}``.
+
+    ``discards`` are the replay board's ``Discard(tile, drawn, ready, auto)``
+    (games.replay.board; mappings with those keys too): each tile as
+    :func:`tile`, marked ``is-drawn`` (摸切: the tile just drawn) or
+    ``is-hand`` (手切), ``is-ready`` (the
+    报听 discard, turned) and, at index ``last``, ``is-last`` inside the same
+    ``mj-lastwrap`` as the table's :func:`pool`.  The marks are also words
+    (a title and hidden text), not only a colour.
+    """
+    try:
+        mark = int(last) if last is not None else -1
+    except (TypeError, ValueError):
+        mark = -1
+    parts = []
+    drawn_word = cached_gettext("摸切")
+    hand_word = cached_gettext("手切")
+    ready_word = cached_gettext("报听")
+    for i, d in enumerate(discards or ()):
+        if isinstance(d, Mapping):
+            code, drawn, ready = d.get("tile"), d.get("drawn"), d.get("ready")
+        else:  # games.replay.board.Discard
+            code, drawn, ready = d.tile, d.drawn, d.ready
+        code = str(code or "")
+        words = [tile_name(code), drawn_word if drawn else hand_word]
+        classes = ["rp-d", "is-drawn" if drawn else "is-hand"]
+        if ready:
+            classes.append("is-ready")
+            words.append(ready_word)
+        img = tile(code, "is-last" if i == mark else "", alt=" · ".join(words))
+        span = format_html(
+            '<span class="{}" data-tile="{}" title="{}">{}</span>',
+            " ".join(classes),
+            code,
+            " · ".join(words),
+            img,
+        )
+        if i == mark:
+            span = format_html(
+                '<span class="mj-lastwrap" data-last="1">{}</span>', span
+            )
+        parts.append(span)
+    return SafeString("".join(parts))
+
+
 @register.filter
 def line_value(lines: Any, key: str) -> Any:
     """The ``value`` of the settlement line with ``key`` (None if absent)."""

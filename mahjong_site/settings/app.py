@@ -17,6 +17,9 @@ MAHJONG_STARTING_POINTS: int = env.int("MAHJONG_STARTING_POINTS", default=0)
 #: Messages shown per page in the inbox (站内信).
 MAHJONG_INBOX_PAGE_SIZE: int = env.int("MAHJONG_INBOX_PAGE_SIZE", default=20)
 
+#: Hands shown per page in "我的对局" on the profile.
+MAHJONG_MY_GAMES_PAGE_SIZE: int = env.int("MAHJONG_MY_GAMES_PAGE_SIZE", default=20)
+
 #: Rows shown per page on the leaderboard (排行榜).
 MAHJONG_LEADERBOARD_PAGE_SIZE: int = env.int(
     "MAHJONG_LEADERBOARD_PAGE_SIZE", default=50

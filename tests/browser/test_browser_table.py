@@ -72,10 +72,11 @@ def test_person_plays_a_whole_hand_against_the_bot(live, browser):
     assert moves, "the player never acted"
     result = check_settlement(page)
 
-    # the record of that hand: every event, both hands open
+    # the replay of that hand: every event, both hands open, the settlement
+    # at its last step
     href = page.locator("[data-testid=replay-link]").get_attribute("href")
     record = ctx.new_page()
-    record.goto(live.url + href)
+    record.goto(live.url + href + "?step=100000")
     rows = record.locator("[data-testid=record-events] tbody tr")
     assert rows.count() > 10
     kinds = record.eval_on_selector_all(
@@ -84,7 +85,7 @@ def test_person_plays_a_whole_hand_against_the_bot(live, browser):
     assert kinds[0] == "hand_started" and kinds[-1] == "hand_ended"
     assert kinds.count("deal") == 2  # both seats' deals, open after the end
     if result == "win":
-        assert record.locator("[data-testid=record-result] [data-fan]").count() >= 1
+        assert record.locator("[data-testid=settlement] [data-fan]").count() >= 1
 
     # 继续: the bot agrees at once, the next hand is dealt on the same table
     url = page.url

@@ -51,3 +51,60 @@ def play_out(table: Table, users: dict[int, Any], *, seed: int = 0, limit=2000):
         n += 1
     table.refresh_from_db()
     return n
+
+
+def live_hand(user: Any, room: Any, *, tries: int = 20) -> tuple[Table, Any]:
+    """A bot table whose hand is still being played after a few moves of
+    ``user`` (random deals can end a hand at once); returns (table, hand)."""
+    from games.models import HandRecord
+    from games.services import play_bot
+
+    for _ in range(tries):
+        table = play_bot(user, room, "easy")
+        play_out(table, {0: user}, seed=5, limit=4)
+        table.refresh_from_db()
+        if table.hand is not None and table.hand.status == HandRecord.Status.LIVE:
+            return table, table.hand
+    raise AssertionError(f"every hand ended within 4 moves in {tries} tries")
+
+
+def stored_hand(user: Any, room: Any, *, seed: str, shuffle: int) -> Any:
+    """A finished practice hand stored as the site stores one, played by two
+    engine bots with the wall of shuffle ``shuffle`` (1: as hands stored
+    before the documented shuffle).  Returns its ``HandRecord``."""
+    from datetime import UTC, datetime
+
+    from games.engine.bots import make_bot
+    from games.engine.hand import Hand
+    from games.models import HandEvent, HandRecord, Table
+    from games.services.hands import event_to_row
+
+    hand = Hand.new(room.ruleset, now=1.0e9, seed=seed, shuffle=shuffle)
+    bots = [make_bot("normal", random.Random(1)), make_bot("easy", random.Random(2))]
+    clock = 1.0e9
+    while not hand.ended:
+        seat = next(i for i in (0, 1) if hand.state.pending[i])
+        clock += 2.0
+        hand.apply(bots[seat].choose(hand.view(seat), hand.legal_actions(seat)), clock)
+    table = Table.objects.create(
+        room=room, kind="bot", seat0=user, bot_level="easy", status="closed"
+    )
+    result = dict(hand.state.result or {})
+    result["hands"] = [[str(t) for t in hand.tiles_of(i)] for i in (0, 1)]
+    record = HandRecord.objects.create(
+        table=table,
+        seat0=user,
+        ruleset=room.ruleset,
+        stake=room.stake,
+        practice=True,
+        commitment=hand.state.commitment,
+        seed=seed,
+        secret_seed=seed,
+        status=HandRecord.Status.ENDED,
+        settled=True,
+        result=result,
+        settlement=hand.settlement.to_json() if hand.settlement else None,
+        ended=datetime.fromtimestamp(clock, tz=UTC),
+    )
+    HandEvent.objects.bulk_create(event_to_row(record, e) for e in hand.events)
+    return record

@@ -18,7 +18,7 @@ from games.services import annul_hand, play_bot
 from games.services.hands import event_from_row
 from games.services.review import review_for, review_store
 from tests.games.conftest import make_player
-from tests.games.driver import play_out
+from tests.games.driver import live_hand, play_out
 from tests.leaderboard.factory import hand as booked_hand
 
 
@@ -77,13 +77,12 @@ def test_an_old_version_is_reviewed_again_on_first_view(alice, room):
 
 def test_an_annulled_hand_is_reviewed_up_to_where_it_stopped(alice, room, monkeypatch):
     planned = _planned(monkeypatch)
-    table = play_bot(alice, room, "easy")
-    play_out(table, {0: alice}, seed=5, limit=6)
-    table.refresh_from_db()
-    record = table.hand
+    table, record = live_hand(alice, room)
     with transaction.atomic():
         annul_hand(table=table, record=record, now=time.time(), reason="test")
     assert ("review_hand", [record.pk]) in planned
+    record.refresh_from_db()
+    assert record.status == HandRecord.Status.ANNULLED
     stored = review_store(hand_id=record.pk)
     assert stored.error == ""
     assert stored.counts(0) == _engine_review(record).counts(0)

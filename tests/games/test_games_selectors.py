@@ -98,7 +98,8 @@ def test_hand_record_for_players_and_staff_after_the_end(alice, bob, room):
 
 
 def test_hand_record_final_hands_show_each_seats_flowers(alice, room, client):
-    """The record's 终局手牌 list the flowers set aside, as the settlement does."""
+    """The replay's last step shows each seat's flowers set aside, as the
+    settlement does."""
     import re
 
     from games.engine.view import render_view
@@ -122,14 +123,16 @@ def test_hand_record_final_hands_show_each_seats_flowers(alice, room, client):
     assert [sorted(h["flowers"]) for h in ctx["hands"]] == [sorted(f) for f in engine]
     client.force_login(alice)
     with translation.override("zh-hans"):
-        html = client.get(reverse("games:hand_record", args=[record.pk])).content
-    page = html.decode()
-    blocks = re.findall(r'data-testid="record-hand">(.*?)</div>', page, re.S)
-    assert len(blocks) == 2
-    for block, flowers in zip(blocks, engine, strict=True):
+        url = reverse("games:hand_record", args=[record.pk]) + "?step=100000"
+        page = client.get(url).content.decode()
+    board = page[page.index('id="rp-board"') : page.index('class="rp-panel')]
+    seats = re.split(r'data-testid="replay-seat" data-seat="(\d)"', board)[1:]
+    assert [seats[0], seats[2]] == ["1", "0"]  # the viewer at the bottom
+    for seat, block in ((int(seats[0]), seats[1]), (int(seats[2]), seats[3])):
         shown = re.findall(
-            r'data-testid="record-flowers".*?((?:<img[^>]*>)+)</span>', block, re.S
+            r'data-testid="replay-flowers".*?((?:<img[^>]*>)+)</div>', block, re.S
         )
+        flowers = engine[0] if seat == 0 else engine[1]
         if flowers:
             srcs = re.findall(r"tiles/(\w+)\.svg", shown[0])
             assert sorted(srcs) == sorted(flowers)

@@ -28,11 +28,10 @@ def _events(record: HandRecord) -> list[Event]:
     ]
 
 
-@pytest.mark.parametrize("seed", [3, 4, 5, 6])
-def test_decision_times_equal_the_replay_s_seconds(alice, bob, room, seed):
+def test_decision_times_equal_the_replay_s_seconds(alice, bob, room):
     quick_match(alice, room)
     table = quick_match(bob, room)
-    play_out(table, {0: table.seat0, 1: table.seat1}, seed=seed)
+    play_out(table, {0: table.seat0, 1: table.seat1}, seed=3)
     record = HandRecord.objects.get(pk=table.hand_id)
     assert record.status == "ended"
     for seat in (0, 1):
@@ -54,7 +53,7 @@ def test_decision_times_equal_the_replay_s_seconds(alice, bob, room, seed):
                 continue
             expected.setdefault(group, []).append(round(point.seconds, 3))
         assert mine == expected, seat
-        assert sum(len(v) for v in mine.values()) > 1
+        assert sum(len(v) for v in mine.values()) > 3
 
 
 def test_robust_statistics():

@@ -1,0 +1,1 @@
+"""The replay viewer, export and import of finished hands (issue 12)."""

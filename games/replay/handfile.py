@@ -1,0 +1,388 @@
+"""A finished hand as a file: the JSON export and its import (schema 1).
+
+The schema is documented in docs/hand-export.md.  :class:`HandFile` is what
+the replay viewer works from, whether the hand comes from the database
+(:func:`hand_file_from_record`) or from an uploaded file
+(:func:`parse_hand_file`), so an exported and re-imported hand replays
+identically.  Parsing checks the structure and every value's type and tile
+notation and refuses anything else with a message for people; it does not
+decide whether the log is *true* — the replay page's verification (seed,
+commitment, wall; the engine's replay) says that.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine.events import Event
+from games.engine.wall import COMMIT_PREFIXES, SHUFFLE_MT, wall_tiles
+from games.rules.errors import NotationError
+from games.rules.rulesets import NAMES as RULESET_NAMES
+from games.rules.rulesets import get as get_ruleset
+from games.rules.tiles import ALL_TILES, Tile
+
+SCHEMA = "erren2-hand"
+SCHEMA_VERSION = 1
+MAX_BYTES = 1_000_000
+"""Largest file accepted (a long hand is about 100 KB)."""
+MAX_EVENTS = 2000
+
+EVENT_KINDS = frozenset(
+    {
+        "hand_started",
+        "prompt",
+        "pre_deal_choice",
+        "deal",
+        "flower",
+        "draw",
+        "indicator",
+        "task",
+        "double_choice",
+        "discard",
+        "chi",
+        "pung",
+        "kong",
+        "concealed_kong",
+        "added_kong",
+        "kong_completed",
+        "pass",
+        "ready",
+        "swap",
+        "win_declined",
+        "timeout",
+        "auto_play",
+        "hand_ended",
+    }
+)
+"""Every event kind the engine writes (games/engine/hand.py)."""
+
+_TILE_FIELDS = ("tile", "flower", "bonus_tile", "wild", "wild_indicator", "out")
+_TILE_LIST_FIELDS = ("tiles",)
+
+
+class HandFileError(ValueError):
+    """The file is not a hand this site can show; ``str()`` says why, for people."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat's public name (nickname, or the computer's name) and whether a bot.
+
+    ``level`` is set for the site's own computer opponent: its name is then
+    :attr:`display` in the language of the page (``name`` is the one written
+    to an export).
+    """
+
+    seat: int
+    name: str
+    bot: bool = False
+    level: str | None = None
+
+    @property
+    def display(self) -> str:
+        """The name to show now (the computer's in the active language)."""
+        if self.level is not None:
+            from games.templatetags.mj_table import bot_name
+
+            return bot_name(self.level or None)
+        return self.name
+
+
+@dataclass(frozen=True)
+class HandFile:
+    """Everything the replay needs of one hand (see the module docstring).
+
+    ``events`` are the engine's full events in order; ``result`` and
+    ``settlement`` as the site stored them (an annulled hand's are the
+    annulment's).  ``hand_id`` is the site's id (None for a file whose id is
+    unknown); ``status`` is ``ended`` or ``annulled``.
+    """
+
+    ruleset: str
+    stake: int
+    players: tuple[Player, Player]
+    seed: str
+    commitment: str
+    shuffle: int
+    events: tuple[Event, ...]
+    result: dict[str, Any] | None = None
+    settlement: dict[str, Any] | None = None
+    hand_id: int | None = None
+    status: str = "ended"
+    practice: bool = False
+    started: str | None = None
+    ended: str | None = None
+    exported_at: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def annulled(self) -> bool:
+        return self.status == "annulled"
+
+    def to_json(self) -> dict[str, Any]:
+        """The export (schema 1, docs/hand-export.md)."""
+        rs = get_ruleset(self.ruleset)
+        first = self.events[0].payload if self.events else {}
+        return {
+            "schema": SCHEMA,
+            "schema_version": SCHEMA_VERSION,
+            "exported_at": self.exported_at
+            or datetime.now(tz=UTC).isoformat(timespec="seconds"),
+            "hand": {
+                "id": self.hand_id,
+                "status": self.status,
+                "annulled": self.annulled,
+                "practice": self.practice,
+                "started": self.started,
+                "ended": self.ended,
+            },
+            "ruleset": {
+                "name": rs.name,
+                "zh": rs.zh,
+                "en": rs.en,
+                "systems": sorted(s.value for s in rs.systems),
+                "min_fan": rs.min_fan,
+                "stake": self.stake,
+                "dealer": first.get("dealer"),
+                "round_wind": first.get("round_wind"),
+                "prompt_locked": bool(first.get("prompt_locked", False)),
+                "wall": [str(ALL_TILES[i]) for i in wall_tiles(rs)],
+            },
+            "players": [
+                {"seat": p.seat, "name": p.display, "bot": p.bot} for p in self.players
+            ],
+            "fairness": {
+                "shuffle": self.shuffle,
+                "commitment": self.commitment,
+                "seed": self.seed,
+                "algorithm": "docs/fairness.md",
+            },
+            "events": [e.to_json() for e in self.events],
+            "result": self.result,
+            "settlement": self.settlement,
+        }
+
+
+def hand_file_from_record(record: Any) -> HandFile:
+    """The :class:`HandFile` of an ended or annulled ``HandRecord``.
+
+    Raises:
+        ValueError: the hand is still being played (its seed is secret).
+    """
+    from accounts.models import Profile
+    from games.models import HandEvent, HandRecord
+    from games.services.hands import event_from_row
+    from games.templatetags.mj_table import bot_name
+
+    if record.status == HandRecord.Status.LIVE:
+        raise ValueError("a live hand cannot be exported")
+    rows = HandEvent.objects.filter(hand=record).order_by("seq")
+    events = tuple(event_from_row(r) for r in rows)
+    ids = [u for u in (record.seat0_id, record.seat1_id) if u is not None]
+    profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=ids)}
+    players = []
+    level = record.table.bot_level if record.table_id else ""
+    for seat, uid in ((0, record.seat0_id), (1, record.seat1_id)):
+        profile = profiles.get(uid) if uid is not None else None
+        if profile is not None:
+            players.append(Player(seat, profile.nickname, bool(profile.is_bot)))
+        else:
+            players.append(Player(seat, bot_name(level or None), True, level or ""))
+    first = events[0].payload if events else {}
+    return HandFile(
+        ruleset=record.ruleset,
+        stake=int(record.stake),
+        players=(players[0], players[1]),
+        seed=record.seed or record.secret_seed,
+        commitment=record.commitment,
+        shuffle=int(first.get("shuffle", SHUFFLE_MT)),
+        events=events,
+        result=record.result,
+        settlement=record.settlement,
+        hand_id=record.pk,
+        status=str(record.status),
+        practice=bool(record.practice),
+        started=record.started.isoformat(timespec="seconds")
+        if record.started
+        else None,
+        ended=record.ended.isoformat(timespec="seconds") if record.ended else None,
+    )
+
+
+# ----------------------------------------------------------------- parsing
+def _fail(message: str) -> HandFileError:
+    return HandFileError(message)
+
+
+def _obj(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(_("文件格式不对：缺少“%(what)s”。") % {"what": what})
+    return value
+
+
+def _text(value: Any, what: str, limit: int) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+        raise _fail(_("文件格式不对：“%(what)s”应为文字。") % {"what": what})
+    return value
+
+
+def _check_tile(value: Any, where: str) -> None:
+    if not isinstance(value, str):
+        raise _fail(_("牌的写法不对（%(where)s）。") % {"where": where})
+    try:
+        Tile.parse(value)
+    except NotationError:
+        raise _fail(
+            _("牌的写法不对（%(where)s）：%(tile)s")
+            % {"where": where, "tile": value[:8]}
+        ) from None
+
+
+def _check_payload(payload: dict[str, Any], where: str) -> None:
+    for key in _TILE_FIELDS:
+        if payload.get(key) is not None:
+            _check_tile(payload[key], where)
+    for key in _TILE_LIST_FIELDS:
+        if key in payload:
+            if not isinstance(payload[key], list):
+                raise _fail(_("牌的写法不对（%(where)s）。") % {"where": where})
+            for t in payload[key]:
+                _check_tile(t, where)
+    if "hands" in payload:
+        hands = payload["hands"]
+        if not isinstance(hands, list) or len(hands) != 2:
+            raise _fail(_("牌的写法不对（%(where)s）。") % {"where": where})
+        for hand in hands:
+            if not isinstance(hand, list):
+                raise _fail(_("牌的写法不对（%(where)s）。") % {"where": where})
+            for t in hand:
+                _check_tile(t, where)
+
+
+def _event(data: Any, index: int) -> Event:
+    where = _("第 %(n)s 个事件") % {"n": index + 1}
+    if not isinstance(data, dict):
+        raise _fail(_("文件格式不对：%(where)s不是对象。") % {"where": where})
+    if data.get("kind") not in EVENT_KINDS:
+        raise _fail(_("未知的事件类型（%(where)s）。") % {"where": where})
+    if data.get("seq") != index + 1:
+        raise _fail(_("事件序号应从 1 开始连续（%(where)s）。") % {"where": where})
+    if data.get("seat") not in (None, 0, 1):
+        raise _fail(_("座位只能是 0 或 1（%(where)s）。") % {"where": where})
+    at = data.get("at")
+    if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
+        raise _fail(_("事件时间不对（%(where)s）。") % {"where": where})
+    payload = data.get("payload")
+    if not isinstance(payload, dict):
+        raise _fail(_("文件格式不对：%(where)s缺少内容。") % {"where": where})
+    _check_payload(payload, where)
+    public = data.get("public")
+    if public is not None and not isinstance(public, dict):
+        raise _fail(_("文件格式不对：%(where)s缺少内容。") % {"where": where})
+    visible = data.get("visible_to", [0, 1])
+    if not isinstance(visible, list) or any(s not in (0, 1) for s in visible):
+        raise _fail(_("座位只能是 0 或 1（%(where)s）。") % {"where": where})
+    action = data.get("action")
+    if action is not None and not isinstance(action, dict):
+        raise _fail(_("文件格式不对：%(where)s的动作不对。") % {"where": where})
+    return Event.from_json(
+        {
+            "seq": index + 1,
+            "kind": data["kind"],
+            "seat": data.get("seat"),
+            "payload": payload,
+            "public": public,
+            "visible_to": visible,
+            "at": float(at),
+            "action": action,
+        }
+    )
+
+
+def parse_hand_file(raw: bytes | str) -> HandFile:
+    """Read an exported hand (schema 1) and check its structure.
+
+    Raises:
+        HandFileError: too big, not JSON, another schema or version, or a
+            missing or mistyped field (the message names it).
+    """
+    if len(raw) > MAX_BYTES:
+        raise _fail(_("文件太大（最多 1 MB）。"))
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        data = json.loads(text)
+    except (UnicodeDecodeError, ValueError):
+        raise _fail(_("这不是 JSON 文件。")) from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise _fail(_("这不是本站导出的牌局文件。"))
+    if data.get("schema_version") != SCHEMA_VERSION:
+        raise _fail(
+            _("不支持的文件版本 %(v)s（本站读取版本 %(ok)s）。")
+            % {"v": str(data.get("schema_version"))[:10], "ok": SCHEMA_VERSION}
+        )
+    rs = _obj(data.get("ruleset"), "ruleset")
+    name = rs.get("name")
+    if name not in RULESET_NAMES:
+        raise _fail(_("未知的规则：%(name)s") % {"name": str(name)[:20]})
+    stake = rs.get("stake", 1)
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 1:
+        raise _fail(_("文件格式不对：“%(what)s”应为文字。") % {"what": "stake"})
+    players_raw = data.get("players")
+    if not isinstance(players_raw, list) or len(players_raw) != 2:
+        raise _fail(_("文件格式不对：应有两位玩家。"))
+    players = []
+    for seat, p in enumerate(players_raw):
+        p = _obj(p, "players")
+        players.append(
+            Player(seat, _text(p.get("name"), "players.name", 40), bool(p.get("bot")))
+        )
+    fair = _obj(data.get("fairness"), "fairness")
+    seed = _text(fair.get("seed"), "fairness.seed", 128)
+    commitment = fair.get("commitment")
+    if not isinstance(commitment, str) or len(commitment) != 64:
+        raise _fail(_("文件格式不对：“%(what)s”应为文字。") % {"what": "commitment"})
+    events_raw = data.get("events")
+    if not isinstance(events_raw, list) or not events_raw:
+        raise _fail(_("文件里没有牌局事件。"))
+    if len(events_raw) > MAX_EVENTS:
+        raise _fail(_("事件太多（最多 %(n)s 个）。") % {"n": MAX_EVENTS})
+    events = tuple(_event(e, i) for i, e in enumerate(events_raw))
+    first = events[0]
+    if first.kind != "hand_started" or first.payload.get("ruleset") != name:
+        raise _fail(_("第一个事件应是开局，且规则与文件一致。"))
+    shuffle = first.payload.get("shuffle", SHUFFLE_MT)
+    if shuffle not in COMMIT_PREFIXES:
+        raise _fail(_("未知的洗牌算法版本。"))
+    hand = data.get("hand") if isinstance(data.get("hand"), dict) else {}
+    result = data.get("result")
+    settlement = data.get("settlement")
+    if result is not None and not isinstance(result, dict):
+        raise _fail(_("文件格式不对：缺少“%(what)s”。") % {"what": "result"})
+    if settlement is not None and not isinstance(settlement, dict):
+        raise _fail(_("文件格式不对：缺少“%(what)s”。") % {"what": "settlement"})
+    hand_id = hand.get("id")
+    return HandFile(
+        ruleset=str(name),
+        stake=int(stake),
+        players=(players[0], players[1]),
+        seed=seed,
+        commitment=commitment,
+        shuffle=int(shuffle),
+        events=events,
+        result=result,
+        settlement=settlement,
+        hand_id=hand_id if isinstance(hand_id, int) and hand_id > 0 else None,
+        status="annulled" if hand.get("annulled") else "ended",
+        practice=bool(hand.get("practice")),
+        started=hand.get("started") if isinstance(hand.get("started"), str) else None,
+        ended=hand.get("ended") if isinstance(hand.get("ended"), str) else None,
+        exported_at=data.get("exported_at")
+        if isinstance(data.get("exported_at"), str)
+        else None,
+    )

@@ -1,0 +1,161 @@
+"""A replay: a :class:`~games.replay.handfile.HandFile`, its steps and decisions.
+
+:func:`build_replay` turns a hand file into the steps of the viewer
+(:func:`games.replay.board.build_steps`) and, by replaying the log through
+the engine (:func:`games.engine.walk.walk`), the decision each seat made at
+each step: the options it had (吃 碰 杠 和 过, 报听, 换牌 … — the engine's
+``legal_actions``), what it chose, how long it took and how long it had.
+The engine's replay also says whether the log is consistent with its seed
+and the rules (``engine_ok``); a log that is not still has its board.
+
+Replays are kept in a small per-process cache (:func:`cached_replay`): the
+viewer asks for one step at a time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.actions import Action, AutoPlay, Timeout
+from games.engine.review import action_key
+from games.engine.walk import walk
+
+from .board import Step, build_steps, step_of
+from .handfile import HandFile
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A seat's move at one step, with what it could have done.
+
+    Attributes:
+        seat: who moved.
+        seq: the sequence number of the event that carries the move.
+        step: the step it belongs to.
+        phase: ``pre_deal``, ``double``, ``turn``, ``claim`` or ``rob``.
+        chosen: the move (kind and tiles, as ``games.engine.review.action_key``).
+        options: the moves it could have made (托管 toggles left out).
+        seconds: how long it took, from its prompt; ``None`` if unprompted.
+        allowed: the seconds its prompt gave it, or ``None``.
+        timeout: the seat let the time run out (the engine moved for it).
+        auto: the seat was in 托管 (the server moved for it).
+    """
+
+    seat: int
+    seq: int
+    step: int
+    phase: str
+    chosen: dict[str, Any]
+    options: tuple[dict[str, Any], ...]
+    seconds: float | None
+    allowed: float | None
+    timeout: bool = False
+    auto: bool = False
+
+
+@dataclass
+class Replay:
+    """A hand ready for the viewer."""
+
+    file: HandFile
+    steps: list[Step]
+    decisions: dict[int, list[Decision]] = field(default_factory=dict)
+    engine_ok: bool = True
+    engine_error: str = ""
+
+    def decision_steps(self, seat: int) -> list[int]:
+        """Steps where ``seat`` decided something (prompted, not 托管)."""
+        return sorted(
+            step
+            for step, ds in self.decisions.items()
+            if any(d.seat == seat and not d.auto and d.seconds is not None for d in ds)
+        )
+
+
+def _options(legal: list[Action]) -> tuple[dict[str, Any], ...]:
+    return tuple(action_key(a) for a in legal if not isinstance(a, AutoPlay | Timeout))
+
+
+def build_replay(hf: HandFile) -> Replay:
+    """Steps and decisions of ``hf`` (see the module docstring).
+
+    Raises:
+        ValueError: the log does not start with ``hand_started``.
+    """
+    events = list(hf.events)
+    steps = build_steps(events)
+    replay = Replay(file=hf, steps=steps)
+    found: dict[int, list[Decision]] = {}
+    try:
+        for point in walk(hf.seed, events):
+            action = point.action
+            if isinstance(action, AutoPlay):
+                continue
+            hand = point.hand
+            seat = point.seat
+            state = hand.state
+            timeout = isinstance(action, Timeout)
+            chosen_action = hand.default_action(seat) if timeout else action
+            if chosen_action is None:
+                continue
+            allowed = (
+                state.deadline - point.asked_at
+                if state.deadline is not None and point.asked_at is not None
+                else None
+            )
+            step = step_of(steps, point.event.seq)
+            found.setdefault(step, []).append(
+                Decision(
+                    seat=seat,
+                    seq=point.event.seq,
+                    step=step,
+                    phase=state.phase.value,
+                    chosen=action_key(chosen_action),
+                    options=_options(hand.legal_actions(seat)),
+                    seconds=point.seconds,
+                    allowed=allowed,
+                    timeout=timeout,
+                    auto=bool(state.auto[seat]),
+                )
+            )
+    except (ValueError, KeyError, TypeError) as exc:
+        replay.engine_ok = False
+        replay.engine_error = str(exc)[:300]
+    else:
+        replay.decisions = found
+    return replay
+
+
+_CACHE: OrderedDict[Any, Replay] = OrderedDict()
+_LOCK = threading.Lock()
+CACHE_SIZE = 32
+"""Replays kept per process (a long hand's steps take about 1 MB)."""
+
+
+def cached_replay(key: Any, make: Callable[[], HandFile]) -> Replay:
+    """The replay cached under ``key``, built from ``make()`` when missing.
+
+    ``key`` must change when the hand file would (a stored hand never
+    changes once ended; an imported file is keyed by its digest).
+    """
+    with _LOCK:
+        got = _CACHE.get(key)
+        if got is not None:
+            _CACHE.move_to_end(key)
+            return got
+    replay = build_replay(make())
+    with _LOCK:
+        _CACHE[key] = replay
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return replay
+
+
+def clear_cache() -> None:
+    """Forget cached replays (tests)."""
+    with _LOCK:
+        _CACHE.clear()

@@ -1,0 +1,282 @@
+"""The replay (回放) in Chromium: step, jump, share a step's URL, the keyboard,
+autoplay, 验证 in the browser (WebCrypto) for every rule set, export → tampered
+import fails, import without an account, a 360 px phone, English.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from .conftest import login
+from .server import ROOT
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+DESK = {"width": 1280, "height": 900}
+RULESETS = ["erren", "erren64", "jj", "liangren", "mcr", "youxi"]
+
+SETUP = """
+import sys
+sys.path.insert(0, "tests/games")
+from driver import play_out, stored_hand
+from accounts.models import User
+from games.models import Room
+from games.services.tables import play_bot, quick_match
+from games.services.review import review_store
+
+a = User.objects.get(username="replayer")
+b = User.objects.get(username="replayee")
+out = {}
+for name in NAMES:
+    room, _ = Room.objects.get_or_create(
+        name="replay-" + name, defaults={"stake": 10, "min_balance": 0, "ruleset": name}
+    )
+    t = play_bot(a, room, "hard")
+    play_out(t, {0: a}, seed=3)
+    out[name] = t.hand_id
+room = Room.objects.get(name="replay-erren")
+quick_match(a, room)
+t = quick_match(b, room)
+play_out(t, {0: a, 1: b}, seed=4)
+out["pvp"] = t.hand_id
+review_store(hand_id=t.hand_id)
+out["legacy"] = stored_hand(a, room, seed="legacy-seed", shuffle=1).pk
+print(json.dumps(out))
+""".replace("NAMES", repr(RULESETS))
+
+
+@pytest.fixture(scope="module")
+def hands(live) -> dict[str, int]:
+    live.create_players("replayer", "replayee")
+    run = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", "import json\n" + SETUP],
+        cwd=ROOT,
+        env=dict(live.env, MAHJONG_SCHEDULER="none"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def _page(browser: Any, live: Any, viewport: dict[str, int], lang: str = "zh-hans"):
+    ctx = browser.new_context(viewport=viewport, accept_downloads=True)
+    ctx.add_cookies([{"name": "django_language", "value": lang, "url": live.url}])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors
+
+
+def _step(page: Any) -> int:
+    return int(page.text_content('[data-testid="replay-step"]'))
+
+
+def _wait_step(page: Any, n: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelector('[data-testid=replay-step]').textContent"
+        " === String(n)"
+        " && document.querySelector('#rp-board').dataset.step === String(n)",
+        arg=n,
+    )
+
+
+def _import(page: Any, live: Any, path: Any) -> None:
+    page.goto(f"{live.url}/replay/import/")
+    page.set_input_files('[data-testid="import-file"]', str(path))
+    page.click('[data-testid="import-submit"]')
+
+
+def _verify(page: Any) -> str:
+    page.click('[data-testid="replay-verify"]')
+    page.wait_for_selector(
+        '[data-testid="verify-result"]'
+        ':is([data-verified="true"], [data-verified="false"])'
+    )
+    return page.get_attribute('[data-testid="verify-result"]', "data-verified")
+
+
+def test_step_jump_share_keyboard_and_autoplay(browser, live, hands):
+    ctx, page, errors = _page(browser, live, DESK)
+    login(page, live, "replayer")
+    hand = hands["pvp"]
+    page.goto(f"{live.url}/hands/{hand}/")
+    assert _step(page) == 0
+    last = int(page.text_content('[data-testid="replay-last"]'))
+    assert last > 20
+    page.click('[data-testid="replay-next"]')
+    _wait_step(page, 1)
+    assert page.url.endswith("step=1")
+    page.keyboard.press("ArrowRight")
+    _wait_step(page, 2)
+    page.keyboard.press("ArrowLeft")
+    _wait_step(page, 1)
+    page.click('[data-testid="replay-prev"]')
+    _wait_step(page, 0)
+    # the slider jumps
+    page.fill('[data-testid="replay-slider"]', "15")
+    _wait_step(page, 15)
+    assert "step=15" in page.url
+    caption = page.text_content('[data-testid="replay-caption"]')
+    assert caption.strip().startswith("#15")
+    # a step's URL opens that step
+    page.goto(f"{live.url}/hands/{hand}/?step=7")
+    assert _step(page) == 7
+    assert page.get_attribute("#rp-board", "data-step") == "7"
+    page.keyboard.press("End")
+    _wait_step(page, last)
+    page.wait_for_selector('[data-testid="settlement"]')
+    page.keyboard.press("Home")
+    _wait_step(page, 0)
+    # the next decision of the chosen seat (this player's by default)
+    data = json.loads(page.text_content("#replay-data"))
+    mine = data["decisions"]["0"]
+    page.keyboard.press("Shift+ArrowRight")
+    _wait_step(page, mine[0])
+    assert page.locator('[data-testid="replay-decision"][data-seat="0"]').count() >= 1
+    page.select_option('[data-testid="replay-decision-seat"]', "1")
+    theirs = [s for s in data["decisions"]["1"] if s > mine[0]]
+    page.click('[data-testid="replay-next-decision"]')
+    _wait_step(page, theirs[0])
+    # autoplay: space starts and stops it
+    page.select_option('[data-testid="replay-speed"]', "200")
+    start = _step(page)
+    page.locator("h1").click()  # focus on the page, not on a control
+    page.keyboard.press(" ")
+    page.wait_for_function(
+        "s => Number(document.querySelector('[data-testid=replay-step]')"
+        ".textContent) >= s + 3",
+        arg=start,
+    )
+    assert page.get_attribute('[data-testid="replay-play"]', "aria-pressed") == "true"
+    page.keyboard.press(" ")
+    assert page.get_attribute('[data-testid="replay-play"]', "aria-pressed") == "false"
+    # the review of this player's seat, with numbers
+    summary = page.locator('[data-testid="review-summary"]')
+    assert summary.count() == 1
+    rate = float(summary.get_attribute("data-agreement"))
+    agreed = int(summary.get_attribute("data-agreed"))
+    made = int(summary.get_attribute("data-decisions"))
+    assert made > 0 and rate == pytest.approx(agreed / made, abs=0.001)
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_verify_in_the_browser_for_every_rule_set(browser, live, hands, ruleset):
+    ctx, page, errors = _page(browser, live, DESK)
+    login(page, live, "replayer")
+    page.goto(f"{live.url}/hands/{hands[ruleset]}/")
+    assert _verify(page) == "true"
+    text = page.text_content('[data-testid="verify-result"]')
+    n = int(re.search(r"共 (\d+) 张", text).group(1))
+    assert n >= 27
+    assert errors == []
+    ctx.close()
+
+
+def test_a_hand_with_the_old_shuffle_verifies_its_commitment(browser, live, hands):
+    ctx, page, errors = _page(browser, live, DESK)
+    login(page, live, "replayer")
+    page.goto(f"{live.url}/hands/{hands['legacy']}/")
+    assert _verify(page) == "true"
+    text = page.text_content('[data-testid="verify-result"]')
+    assert "承诺验证通过" in text and "离线脚本" in text
+    assert errors == []
+    ctx.close()
+
+
+def test_export_a_tampered_file_fails_and_an_untouched_one_verifies(
+    browser, live, hands, tmp_path
+):
+    ctx, page, errors = _page(browser, live, DESK)
+    login(page, live, "replayer")
+    page.goto(f"{live.url}/hands/{hands['erren']}/?step=5")
+    with page.expect_download() as info:
+        page.click('[data-testid="export-json"]')
+    path = tmp_path / "hand.json"
+    info.value.save_as(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["schema"] == "erren2-hand"
+    ctx.close()
+
+    # import without an account
+    ctx, page, errors = _page(browser, live, DESK)
+    _import(page, live, path)
+    page.wait_for_selector('[data-testid="replay-page"]')
+    assert _step(page) == 0
+    assert _verify(page) == "true"
+    page.keyboard.press("ArrowRight")
+    _wait_step(page, 1)
+
+    bad_seed = dict(data, fairness=dict(data["fairness"], seed="0" * 32))
+    bad = tmp_path / "bad-seed.json"
+    bad.write_text(json.dumps(bad_seed, ensure_ascii=False), encoding="utf-8")
+    _import(page, live, bad)
+    page.wait_for_selector('[data-testid="replay-page"]')
+    assert _verify(page) == "false"
+    assert "承诺" in page.text_content('[data-testid="verify-result"]')
+
+    drawn = json.loads(path.read_text(encoding="utf-8"))
+    ev = next(e for e in drawn["events"] if e["kind"] == "draw" and e["seq"] > 10)
+    ev["payload"]["tile"] = "9m" if ev["payload"]["tile"] != "9m" else "8m"
+    bad = tmp_path / "bad-draw.json"
+    bad.write_text(json.dumps(drawn, ensure_ascii=False), encoding="utf-8")
+    _import(page, live, bad)
+    page.wait_for_selector('[data-testid="replay-page"]')
+    assert _verify(page) == "false"
+    assert f"第 {ev['seq']} 个事件" in page.text_content(
+        '[data-testid="verify-result"]'
+    )
+    assert page.get_attribute('[data-testid="engine-check"]', "data-ok") == "false"
+
+    # a file that is not a hand: a clear error, nothing lost
+    junk = tmp_path / "junk.json"
+    junk.write_text('{"schema": "other"}', encoding="utf-8")
+    _import(page, live, junk)
+    assert "不是本站导出" in page.text_content('[data-testid="import-error"]')
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_phone(browser, live, hands, lang):
+    ctx, page, errors = _page(browser, live, PHONE, lang=lang)
+    login(page, live, "replayer")
+    page.goto(f"{live.url}/hands/{hands['mcr']}/?step=30")
+    assert int(page.evaluate("document.documentElement.scrollWidth")) <= 360
+    assert page.is_visible('[data-testid="replay-next"]')
+    page.click('[data-testid="replay-next"]')
+    _wait_step(page, 31)
+    caption = page.text_content('[data-testid="replay-caption"]')
+    if lang == "en":  # no Chinese but the names
+        assert not re.search(r"[\u4e00-\u9fff]{2,}", caption), caption
+    assert _verify(page) == "true"
+    word = "Verified" if lang == "en" else "验证通过"
+    assert word in page.text_content('[data-testid="verify-result"]')
+    page.keyboard.press("End")
+    last = int(page.text_content('[data-testid="replay-last"]'))
+    _wait_step(page, last)
+    assert int(page.evaluate("document.documentElement.scrollWidth")) <= 360
+    # My games: the hands, with a link to each replay
+    page.goto(f"{live.url}/me/#my-games")
+    links = page.locator('[data-testid="my-games-list"] [data-testid="replay-link"]')
+    assert links.count() >= len(RULESETS)
+    assert int(page.evaluate("document.documentElement.scrollWidth")) <= 360
+    page.select_option('select[name="ruleset"]', "mcr")
+    page.click('.my-games-filters button[type="submit"]')
+    page.wait_for_load_state()
+    assert page.locator('[data-testid="my-games-list"] tbody tr').count() == 1
+    page.click('[data-testid="my-games-list"] [data-testid="replay-link"]')
+    page.wait_for_selector('[data-testid="replay-page"]')
+    assert f"/hands/{hands['mcr']}/" in page.url
+    assert errors == []
+    ctx.close()
