@@ -19,7 +19,10 @@ shapes, :func:`waits`, :func:`useful_tiles`.  The oracle is
 for waits it has no single call, so its side is the five per-shape
 ``*Shanten`` functions, whose useful-tile lists are the waits at tenpai.
 "Cold" is the first pass, which fills our lazily built per-suit tables;
-"warm" is the best of the following passes (target: warm shanten ≥ 50,000/s).
+"warm" is the best of the following passes (issue 15 target: warm shanten
+≥ 100,000 hands/s, pure Python).  Rates are per CPU second of this process
+(``time.process_time``); the load average before and after is printed, since
+a busy shared machine slows even CPU time (caches).
 """
 
 from __future__ import annotations
@@ -81,12 +84,16 @@ def tenpai_corpus(rng: random.Random, n: int) -> list[list[int]]:
 
 
 def rate(fn: Callable[[], object], n: int, repeat: int) -> tuple[float, float]:
-    """(first pass rate, best later pass rate) in calls per second."""
+    """(first pass rate, best later pass rate) in calls per CPU second.
+
+    CPU time of this process (``time.process_time``), so that the other
+    processes of a shared machine do not count; the load average is printed.
+    """
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(max(time.process_time() - t0, 1e-9))
     later = min(times[1:]) if len(times) > 1 else times[0]
     return n / times[0], n / later
 
@@ -103,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     n = args.hands
     print(
         f"python {sys.version.split()[0]}, seed {args.seed}, {n} hands per corpus,"
-        f" {args.repeat} passes"
+        f" {args.repeat} passes, CPU time; load average {_load()}"
     )
 
     oracle_rates: dict[str, float] = {}
@@ -170,8 +177,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         ratio = f"{warm / o:13.2f}" if o else f"{'-':>13}"
         print(f"{key:<24}{cold:14,.0f}{warm:14,.0f}{ostr}{ratio}")
     warm_shanten = rows[0][1][1]
-    verdict = "met" if warm_shanten >= 50_000 else "NOT met"
-    print(f"target ≥ 50,000 shanten/s (random, warm): {verdict} ({warm_shanten:,.0f})")
+    verdict = "met" if warm_shanten >= 100_000 else "NOT met"
+    print(
+        f"target ≥ 100,000 shanten/s (random, warm): {verdict}"
+        f" ({warm_shanten:,.0f}); load average {_load()}"
+    )
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
 
 
 if __name__ == "__main__":

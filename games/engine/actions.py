@@ -37,10 +37,7 @@ class Action:
     def to_json(self) -> dict[str, JSON]:
         """Return ``{"kind", "seat", "seq", ...fields}`` with tiles as notation."""
         out: dict[str, JSON] = {"kind": self.kind, "seat": self.seat, "seq": self.seq}
-        for f in fields(self):
-            name = f.name
-            if name in ("seat", "seq"):
-                continue
+        for name in _extra_fields(type(self)):
             value = getattr(self, name)
             if isinstance(value, Tile):
                 out[name] = str(value)
@@ -49,6 +46,20 @@ class Action:
             else:
                 out[name] = value
         return out
+
+
+_EXTRA: dict[type[Action], tuple[str, ...]] = {}
+
+
+def _extra_fields(cls: type[Action]) -> tuple[str, ...]:
+    """The fields of an action class besides ``seat`` and ``seq`` (memoised:
+    ``dataclasses.fields`` is slow and the classes never change)."""
+    got = _EXTRA.get(cls)
+    if got is None:
+        got = _EXTRA[cls] = tuple(
+            f.name for f in fields(cls) if f.name not in ("seat", "seq")
+        )
+    return got
 
 
 @dataclass(frozen=True, slots=True)

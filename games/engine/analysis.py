@@ -15,7 +15,7 @@ from ..rules.api import score_hand
 from ..rules.fans.base import FanLine
 from ..rules.melds import Meld
 from ..rules.rulesets.base import RuleSet
-from ..rules.shanten import shanten
+from ..rules.shanten import deficiency_each, shanten
 from ..rules.situation import WinSituation
 from ..rules.tiles import ALL_TILES
 from ..rules.waits import is_winning, waits
@@ -74,6 +74,41 @@ def hand_shanten(
     """Shanten of 13−3m or 14−3m concealed tiles (-1 complete, 0 tenpai)."""
     c, w = split_wilds(counts, wild)
     return shanten(c, melds=melds, wilds=w, shapes=ruleset.shapes)
+
+
+def shanten_after_discards(
+    counts: Sequence[int],
+    melds: int,
+    wild: int | None,
+    ruleset: RuleSet,
+    discards: Sequence[int],
+) -> list[int]:
+    """Shanten of 14−3m concealed tiles after each of ``discards`` (held kinds).
+
+    The same numbers as :func:`hand_shanten` of the hand without that tile,
+    one per discard, computed together (one suit changes per discard).  With
+    a 财神: a discarded wild leaves one wild fewer; a discarded 白板 is taken
+    off the wild kind's face (:func:`split_wilds`).
+    """
+    c, w = split_wilds(counts, wild)
+    shapes = ruleset.shapes
+    faces = [
+        wild if k == WHITE and wild is not None and wild != WHITE else k
+        for k in discards
+        if k != wild
+    ]
+    each = iter(deficiency_each(c, melds, shapes, faces, -1))
+    base = None
+    out = []
+    for k in discards:
+        if k == wild:
+            if base is None:
+                base = shanten(c, melds=melds, wilds=w - 1, shapes=shapes)
+            out.append(base)
+            continue
+        d = next(each) - w
+        out.append((d if d > 0 else 0) - 1)
+    return out
 
 
 def hand_waits(

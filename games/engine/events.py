@@ -35,9 +35,20 @@ def seat_set(seats: Iterable[int]) -> frozenset[int]:
     fewer objects to walk (about a tenth of a Daphne process's tracked
     objects were these sets).  Other seat numbers get a new frozenset.
     """
+    if type(seats) is frozenset:
+        shared = _SHARED.get(seats)
+        if shared is not None:
+            return shared
+    elif type(seats) is tuple:
+        shared = _SEAT_SETS.get(seats)
+        if shared is not None:
+            return shared
     key = tuple(sorted({int(s) for s in seats}))
     found = _SEAT_SETS.get(key)
     return found if found is not None else frozenset(key)
+
+
+_SHARED: dict[frozenset[int], frozenset[int]] = {v: v for v in _SEAT_SETS.values()}
 
 
 @dataclass(frozen=True, slots=True)

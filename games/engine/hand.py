@@ -197,6 +197,9 @@ class Hand(HandRules):
         self._nested = False  # a timeout applying its default move
         self._auto_discards: list[int] = []  # locked seats to discard for
         self.prompt_locked = False  # 报听's forced discard is prompted (new())
+        self._shanten_memo: dict[tuple[int, ...], int] = {}  # see HandRules
+        self._legal_memo: dict[tuple[object, ...], list[Action]] = {}
+        self._handler_map: dict[type[Action], Callable[[Any], None]] | None = None
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -584,6 +587,7 @@ class Hand(HandRules):
         start = len(self.events)
         self._now = float(now)
         s.short_win[seat] = []  # explained until the seat's next action
+        self._legal_memo.clear()
         handler = self._handlers()[type(action)]
         handler(action)
         self._run_auto_discards()
@@ -591,6 +595,12 @@ class Hand(HandRules):
         return self.events[start:]
 
     def _handlers(self) -> dict[type[Action], Callable[[Any], None]]:
+        got = self._handler_map
+        if got is None:
+            got = self._handler_map = self._make_handlers()
+        return got
+
+    def _make_handlers(self) -> dict[type[Action], Callable[[Any], None]]:
         return {
             PreDeal: self._do_pre_deal,
             Double: self._do_double,

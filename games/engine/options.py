@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..rules.melds import MeldKind
 from ..rules.rulesets.base import Claim, RuleSet, System
 from ..rules.situation import EAST, WEST, WinSituation
-from ..rules.tiles import ALL_TILES, NUM_KINDS, Tile
+from ..rules.tiles import ALL_TILES, NUM_KINDS, Tile, from_counts
 from . import analysis, first_turn
 from .actions import (
     Action,
@@ -36,14 +36,15 @@ class HandRules:
 
     ruleset: RuleSet
     state: HandState
+    _shanten_memo: dict[tuple[int, ...], int]
+    _legal_memo: dict[tuple[object, ...], list[Action]]
 
     def seat_wind(self, seat: int) -> Tile:
         return EAST if seat == self.state.dealer else WEST
 
     def tiles_of(self, seat: int) -> list[Tile]:
         """Seat's concealed tiles, sorted (the drawn tile included)."""
-        c = self.state.concealed[seat]
-        return [ALL_TILES[i] for i in range(NUM_KINDS) for _ in range(c[i])]
+        return from_counts(self.state.concealed[seat])
 
     # ------------------------------------------------------------- analysis
     def _melds_n(self, seat: int) -> int:
@@ -56,9 +57,20 @@ class HandRules:
     def _shanten_after(self, seat: int, tile: int) -> int:
         c = list(self.state.concealed[seat])
         c[tile] -= 1
-        return analysis.hand_shanten(
-            c, self._melds_n(seat), self.state.wild, self.ruleset
-        )
+        return self._shanten_of(c, self._melds_n(seat))
+
+    def _shanten_of(self, counts: list[int], melds: int) -> int:
+        """Shanten of concealed ``counts`` with ``melds`` melds, memoised per
+        hand (the same few hands are asked about on every prompt)."""
+        memo = self._shanten_memo
+        key = (*counts, melds)
+        got = memo.get(key)
+        if got is None:
+            got = analysis.hand_shanten(counts, melds, self.state.wild, self.ruleset)
+            if len(memo) >= 512:
+                memo.clear()
+            memo[key] = got
+        return got
 
     def _visible_count(self, tile: int, seat: int) -> int:
         s = self.state
@@ -108,11 +120,19 @@ class HandRules:
         s = self.state
         rs = self.ruleset
         counts = list(s.concealed[seat])
-        if not self_drawn:
+        n_melds = self._melds_n(seat)
+        if self_drawn:
+            counts[tile] -= 1  # the waiting hand before the draw
+            if self._shanten_of(counts, n_melds) != 0:
+                return None  # one tile cannot complete it
+            counts[tile] += 1
+        else:
             if Claim.WIN not in rs.claims:
                 return None
+            if self._shanten_of(counts, n_melds) != 0:
+                return None
             counts[tile] += 1
-        if not analysis.shape_complete(counts, self._melds_n(seat), s.wild, rs):
+        if not analysis.shape_complete(counts, n_melds, s.wild, rs):
             return None
         other = 1 - seat
         visible = self._visible_count(tile, seat)
@@ -226,7 +246,11 @@ class HandRules:
                     and m.first.index != s.wild
                 ):
                     out.append(AddedKong(seat, seq, m.first))
-        if System.READY in rs.systems:
+        if (
+            System.READY in rs.systems
+            and self._shanten_of(list(c), len(s.melds[seat])) <= 0
+        ):
+            # tenpai after the best discard: 报听 with each discard that keeps it
             out.extend(
                 Ready(seat, seq, ALL_TILES[i])
                 for i in kinds
@@ -295,19 +319,27 @@ class HandRules:
             return False
         if s.phase in (Phase.PRE_DEAL, Phase.ENDED) or not self._is_waiting(seat):
             return False
-        return (
-            analysis.hand_shanten(
-                s.concealed[seat], self._melds_n(seat), s.wild, self.ruleset
-            )
-            == 0
-        )
+        return self._shanten_of(list(s.concealed[seat]), self._melds_n(seat)) == 0
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may send now, each with ``seq`` = the current seq.
 
         ``Timeout`` is not listed: the server sends it when the deadline
-        passes (or at once for a seat in 托管).
+        passes (or at once for a seat in 托管).  Memoised until the next
+        :meth:`~games.engine.hand.Hand.apply` (a view and a bot ask for the
+        same list); each call returns a new list.
         """
+        s = self.state
+        key = (seat, s.seq, s.phase, s.pending[0], s.pending[1], s.auto[seat])
+        got = self._legal_memo.get(key)
+        if got is None:
+            got = self._legal_actions(seat)
+            if len(self._legal_memo) >= 8:
+                self._legal_memo.clear()
+            self._legal_memo[key] = got
+        return list(got)
+
+    def _legal_actions(self, seat: int) -> list[Action]:
         s = self.state
         if s.phase is Phase.ENDED:
             return []

@@ -2,7 +2,8 @@
 
 ``python -m games.engine selfplay --ruleset NAME --hands N --seed S [--check]
 [--bot LEVEL]`` prints one JSON line: hands, wins by self-draw and by discard, draws,
-average fan of the wins, errors, hands per second.  ``--bot`` picks the
+average fan of the wins, errors, hands per second (wall clock, and per CPU
+second of this process).  ``--bot`` picks the
 player: ``normal`` (the default, the site's 托管 bot), ``easy``, ``hard``
 (games/engine/bots, issue 5) or ``simple`` (bots/default.py, the engine's
 simplest legal player).
@@ -152,6 +153,7 @@ def run(
     choose = make_chooser(bot, random.Random(seed + 1))
     stats = Stats()
     started = time.perf_counter()
+    cpu_started = time.process_time()
     for _ in range(hands):
         hand_seed = f"{rng.getrandbits(128):032x}"
         stats.hands += 1
@@ -179,6 +181,7 @@ def run(
             else:
                 stats.by_discard += 1
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     wins = stats.self_drawn + stats.by_discard
     out: dict[str, Any] = {
         "ruleset": ruleset_name,
@@ -190,6 +193,7 @@ def run(
         "average_fan": round(stats.fan_sum / wins, 2) if wins else 0,
         "errors": stats.errors,
         "hands_per_second": round(stats.hands / elapsed, 1) if elapsed else 0,
+        "cpu_hands_per_second": round(stats.hands / cpu, 1) if cpu else 0,
         "check": check,
         "prompt_locked": prompt_locked,
     }

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from .hand import Hand
 
 
-def _t(index: int) -> str:
-    return str(ALL_TILES[index])
+_TEXT = tuple(str(t) for t in ALL_TILES)
+_t = _TEXT.__getitem__  # tile index -> notation
 
 
 def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
@@ -37,11 +37,9 @@ def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
     def side(i: int) -> dict[str, JSON]:
         mine = i == seat
         show = mine or ended or s.open_hand[i]
-        tiles = hand.tiles_of(i)
+        counts = s.concealed[i]
         drawn = s.drawn[i]
-        standing = list(tiles)
-        if drawn is not None and not ended:
-            standing.remove(ALL_TILES[drawn])
+        n_tiles = sum(counts)
         melds: list[JSON] = []
         for m in s.melds[i]:
             hidden = m.kind is MeldKind.CONCEALED_KONG and not (mine or ended)
@@ -54,7 +52,7 @@ def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
         out: dict[str, JSON] = {
             "seat": i,
             "wind": str(hand.seat_wind(i)),
-            "concealed_count": len(tiles),
+            "concealed_count": n_tiles,
             "melds": melds,
             "discards": [_t(t) for t in s.discards[i]],
             "flowers": [_t(t) for t in s.flowers[i]],
@@ -67,7 +65,14 @@ def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
             "swaps": s.swaps[i],
         }
         if show:
-            out["concealed"] = [str(t) for t in standing]
+            standing = list(counts)
+            if drawn is not None and not ended:
+                standing[drawn] -= 1
+            text: list[str] = []
+            for k, n in enumerate(standing):
+                if n:
+                    text += (_TEXT[k],) * n
+            out["concealed"] = text
             out["drawn"] = None if drawn is None or ended else _t(drawn)
         if mine or ended:
             out["swapped"] = [_t(t) for t in s.swapped[i]]

@@ -51,6 +51,18 @@ class ScoreOutcome:
         return self.result.fans
 
 
+_ALLOWED: dict[int, tuple[RuleSet, frozenset[Tile]]] = {}
+
+
+def _allowed_tiles(ruleset: RuleSet) -> frozenset[Tile]:
+    """The tiles of the rule set's wall (kinds and flowers), memoised."""
+    got = _ALLOWED.get(id(ruleset))
+    if got is None or got[0] is not ruleset:
+        got = (ruleset, frozenset(ruleset.kinds) | frozenset(ruleset.flowers))
+        _ALLOWED[id(ruleset)] = got
+    return got[1]
+
+
 def check_tiles(
     concealed: Sequence[Tile],
     melds: Sequence[Meld],
@@ -63,8 +75,25 @@ def check_tiles(
         InvalidHandError: a tile (hand, melds, winning tile, flowers, bonus
             tile, wild) outside the rule set, or a 财神 in a set without one.
     """
+    allowed = _allowed_tiles(ruleset)
+    s = situation
+    if (
+        allowed.issuperset(concealed)
+        and s.win_tile in allowed
+        and allowed.issuperset(s.flowers)
+        and allowed.issuperset(s.bonus_tiles)
+        and all(allowed.issuperset(m.tiles) for m in melds)
+        and (
+            s.wild is None
+            or (
+                not s.wild.is_flower
+                and s.wild in allowed
+                and System.WILD in ruleset.systems
+            )
+        )
+    ):
+        return  # the usual case, checked with set operations
     kinds = frozenset(ruleset.kinds)
-    allowed = kinds | frozenset(ruleset.flowers)
     where = [("concealed", t) for t in concealed]
     where += [(f"meld {m}", t) for m in melds for t in m.tiles]
     where.append(("win_tile", situation.win_tile))

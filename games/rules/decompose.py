@@ -288,14 +288,16 @@ class _Suit:
             ``paired`` not empty, as ``rem`` says); ``pair``: it holds the pair.
         one: when the pattern has exactly one split, its groups as
             ``(sets, chows, pungs, pair group or None)``; else ``None``.
+        kinds: how many kinds of the suit are held.
     """
 
-    __slots__ = ("rem", "plain", "paired", "fits", "pair", "one")
+    __slots__ = ("rem", "plain", "paired", "fits", "pair", "one", "kinds")
 
     def __init__(self, seg: int, pat: tuple[int, ...]) -> None:
         lo, hi, chows = _SEGMENTS[seg]
         n = hi - lo
         self.rem = sum(pat) % 3
+        self.kinds = n - pat.count(0)
         c = list(pat)
         plain: list[tuple[int, ...]] = []
         paired: list[tuple[int, tuple[int, ...]]] = []
@@ -718,6 +720,25 @@ def _one_split(
     return Decomposition._make(_REGULAR, sets + (pair,), sets, chows, trips, pair.tile)
 
 
+_PUNG_KIND = GroupKind.PUNG
+
+
+def _regular_of(
+    melds: tuple[Group, ...], codes: tuple[int, ...], pair: int
+) -> Decomposition:
+    """The regular decomposition of declared ``melds``, concealed set
+    ``codes`` and the ``pair`` tile (what ``Decomposition(...)`` derives,
+    built directly)."""
+    sets = melds + tuple([_CODE_GROUPS[c] for c in codes])
+    chows = tuple([g for g in sets if g.kind is _CHOW_KIND])
+    trips = tuple([g for g in sets if g.kind is not _CHOW_KIND])
+    p = _PAIR_GROUPS[pair]
+    return Decomposition._make(_REGULAR, (*sets, p), sets, chows, trips, p.tile)
+
+
+_CHOW_KIND = GroupKind.CHOW
+
+
 def split_hand(
     counts: tuple[int, ...],
     melds: MeldSignature = (),
@@ -740,37 +761,32 @@ def split_hand(
             out.append(one)
         else:
             for pair, codes in regular_splits(key):
-                groups = (
-                    meld_groups
-                    + tuple([_CODE_GROUPS[c] for c in codes])
-                    + (_PAIR_GROUPS[pair],)
-                )
-                out.append(Decomposition(_REGULAR, groups))
-    if not melds:
-        zeros = key.count(0)  # 34 - number of kinds
-        if (zeros >= 27 or zeros in (20, 21)) and sum(key) == 14:
-            if (
-                Shape.SEVEN_PAIRS in want
-                and zeros >= 27
-                and all(n % 2 == 0 for n in key)
-            ):
-                pairs: list[Group] = []
-                for i, n in enumerate(key):
-                    pairs.extend([_PAIR_GROUPS[i]] * (n // 2))
-                out.append(Decomposition(Shape.SEVEN_PAIRS, tuple(pairs)))
-            if (
-                Shape.THIRTEEN_ORPHANS in want
-                and zeros == 21
-                and 0 not in _ORPHANS_OF(key)
-                and sum(_ORPHANS_OF(key)) == 14
-            ):
-                out.append(Decomposition(Shape.THIRTEEN_ORPHANS, ()))
-            if Shape.HONORS_AND_KNITTED in want and zeros == 20 and max(key) == 1:
-                for pat, _, others in _KNITTED_OF:
-                    if not any(others(key)):
-                        out.append(Decomposition(Shape.HONORS_AND_KNITTED, (), pat))
-                        break
-    if Shape.KNITTED_STRAIGHT in want and len(melds) <= 1 and key.count(0) <= 25:
+                out.append(_regular_of(meld_groups, codes, pair))
+    zeros = key.count(0)  # 34 - number of kinds
+    if not melds and (zeros >= 27 or zeros in (20, 21)) and sum(key) == 14:
+        if Shape.SEVEN_PAIRS in want and zeros >= 27 and all(n % 2 == 0 for n in key):
+            pairs: list[Group] = []
+            for i, n in enumerate(key):
+                pairs.extend([_PAIR_GROUPS[i]] * (n // 2))
+            out.append(Decomposition(Shape.SEVEN_PAIRS, tuple(pairs)))
+        if (
+            Shape.THIRTEEN_ORPHANS in want
+            and zeros == 21
+            and 0 not in _ORPHANS_OF(key)
+            and sum(_ORPHANS_OF(key)) == 14
+        ):
+            out.append(Decomposition(Shape.THIRTEEN_ORPHANS, ()))
+        if Shape.HONORS_AND_KNITTED in want and zeros == 20 and max(key) == 1:
+            for pat, _, others in _KNITTED_OF:
+                if not any(others(key)):
+                    out.append(Decomposition(Shape.HONORS_AND_KNITTED, (), pat))
+                    break
+    if (
+        zeros <= 25
+        and len(melds) <= 1
+        and Shape.KNITTED_STRAIGHT in want
+        and min(s.kinds for s in _suits(key)[:3]) >= 3  # 147/258/369 each
+    ):
         kpat = _knitted_match(key)
         if kpat is not None:
             rest = list(key)

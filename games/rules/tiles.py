@@ -77,6 +77,9 @@ class Tile:
         Raises:
             NotationError: not exactly one well-formed tile.
         """
+        got = _BY_TEXT.get(text)
+        if got is not None:
+            return got
         tiles = parse_tiles(text)
         if len(tiles) != 1:
             raise NotationError(
@@ -157,7 +160,10 @@ class Tile:
         return _EN_FLOWERS[r - 1]
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit}"
+        try:
+            return _TEXTS[self.index]
+        except NameError:  # while ALL_TILES is being built
+            return f"{self.rank}{self.suit}"
 
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"
@@ -165,6 +171,9 @@ class Tile:
 
 ALL_TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(NUM_KINDS + NUM_FLOWERS))
 """Every tile kind, 34 playing kinds then 8 flowers, by index."""
+
+_TEXTS: tuple[str, ...] = tuple(f"{t.rank}{t.suit}" for t in ALL_TILES)
+_BY_TEXT: dict[str, Tile] = {text: t for text, t in zip(_TEXTS, ALL_TILES, strict=True)}
 
 PLAYING_KINDS: tuple[Tile, ...] = ALL_TILES[:NUM_KINDS]
 FLOWERS: tuple[Tile, ...] = ALL_TILES[NUM_KINDS:]
@@ -264,4 +273,8 @@ def to_counts(tiles: Iterable[Tile]) -> list[int]:
 
 def from_counts(counts: Iterable[int]) -> list[Tile]:
     """Inverse of :func:`to_counts`: tiles in index order."""
-    return [ALL_TILES[i] for i, c in enumerate(counts) for _ in range(c)]
+    out: list[Tile] = []
+    for i, c in enumerate(counts):
+        if c:
+            out += (ALL_TILES[i],) * c
+    return out

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from .errors import InvalidHandError
-from .shanten import ALL_SHAPES, Shape, check_hand, deficiencies, min_deficiency
+from .shanten import (
+    ALL_SHAPES,
+    Shape,
+    check_hand,
+    deficiencies,
+    kinds_below,
+    min_deficiency,
+)
 from .tiles import NUM_KINDS
 
 
@@ -62,32 +69,44 @@ def waits(
     if not ready:
         return []
     if wilds == 0 and ready == [Shape.REGULAR]:
-        candidates = _near(t)
+        candidates = near_kinds(t)
     else:
         candidates = list(range(NUM_KINDS))
-    work = list(t)
-    out: list[int] = []
-    for k in candidates:
-        work[k] += 1
-        if min_deficiency(work, melds, ready, wilds + 1) <= wilds:
-            out.append(k)
-        work[k] -= 1
-    return out
+    return kinds_below(t, melds, ready, candidates, wilds + 1)
 
 
-def _near(t: Sequence[int]) -> list[int]:
-    """Kinds that can complete a regular hand without wilds: held kinds and
-    suited kinds within two ranks of a held tile of their suit."""
-    out = []
-    for k in range(NUM_KINDS):
-        if t[k]:
-            out.append(k)
-        elif k < 27:
-            rank = k % 9
-            lo, hi = k - min(rank, 2), k + min(8 - rank, 2)
-            if any(t[i] for i in range(lo, hi + 1)):
-                out.append(k)
-    return out
+def near_kinds(t: Sequence[int]) -> list[int]:
+    """Kinds that can join a set or the pair with the held tiles: held kinds
+    and suited kinds within two ranks of a held tile of their suit, in index
+    order (a regular hand without wilds waits only on these, and only these
+    can lower its deficiency).
+
+    ``t`` holds 34 counts from 0 to 255.  Computed on a byte per kind: the
+    held kinds shifted one and two ranks either way inside their suit.
+    """
+    held = int.from_bytes(bytes(t).translate(_NONZERO), "little")
+    near = held
+    for shift, up, down in _SPREAD:
+        near |= (held & up) << shift | (held & down) >> shift
+    return [k for k, x in enumerate(near.to_bytes(NUM_KINDS, "little")) if x]
+
+
+_NONZERO = bytes([0] + [1] * 255)
+
+
+def _byte_mask(kinds: Sequence[int]) -> int:
+    return int.from_bytes(bytes(1 if k in kinds else 0 for k in range(34)), "little")
+
+
+# (bit shift, kinds that may move up that many ranks, kinds that may move down)
+_SPREAD = tuple(
+    (
+        8 * d,
+        _byte_mask([k for k in range(27) if k % 9 + d <= 8]),
+        _byte_mask([k for k in range(27) if k % 9 - d >= 0]),
+    )
+    for d in (1, 2)
+)
 
 
 def unseen_counts(visible: Sequence[int]) -> list[int]:

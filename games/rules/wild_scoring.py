@@ -20,10 +20,10 @@ Our reading (RULES.md, liangren):
   itself a wild, each kind it could stand for is tried as the winning tile.
 
 Efficiency: assignments are enumerated as multisets in kind order and pruned
-with :func:`games.rules.waits.is_winning`, which accepts the still
-unassigned wilds as a count — a branch is only followed when the hand can
-still be completed, so only kinds that can complete the hand are ever
-scored (at most a few dozen scorer calls even with four wilds).
+with :func:`games.rules.shanten.kinds_below`: a branch is only followed when
+the still unassigned wilds can complete the hand, so only kinds that can
+complete the hand are ever scored (at most a few dozen scorer calls even
+with four wilds).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING
 from .errors import InvalidHandError
 from .melds import Meld
 from .scoring import ScoreResult, score
+from .shanten import kinds_below
 from .situation import WinSituation
 from .tiles import NUM_KINDS, Tile, from_counts
-from .waits import is_winning
 
 if TYPE_CHECKING:
     from .rulesets.base import RuleSet
@@ -118,13 +118,16 @@ def wild_assignments(
         if left == 0:
             yield ()
             return
-        for k in range(start, NUM_KINDS):
-            if k not in allowed or work[k] + fixed[k] >= 4:
-                continue
+        room = [
+            k
+            for k in range(start, NUM_KINDS)
+            if k in allowed and work[k] + fixed[k] < 4
+        ]
+        # complete with the other left - 1 wilds: a deficiency below left
+        for k in kinds_below(work, melds, shapes, room, left):
             work[k] += 1
-            if is_winning(work, melds=melds, wilds=left - 1, shapes=shapes):
-                for rest in rec(k, left - 1):
-                    yield (k, *rest)
+            for rest in rec(k, left - 1):
+                yield (k, *rest)
             work[k] -= 1
 
     yield from rec(0, wilds)
@@ -220,6 +223,7 @@ def score_wild(
     first_error: InvalidHandError | None = None
     tried = 0
     plain = replace(situation, wild=None)
+    as_win: dict[int, WinSituation] = {}  # the situation per winning kind
     for assign in wild_assignments(
         counts, wilds, melds=len(melds), fixed=fixed, ruleset=ruleset
     ):
@@ -231,7 +235,9 @@ def score_wild(
             full[wk] -= 1
             standing = from_counts(full)
             full[wk] += 1
-            sit = replace(plain, win_tile=Tile.from_index(wk))
+            sit = as_win.get(wk)
+            if sit is None:
+                sit = as_win[wk] = replace(plain, win_tile=Tile.from_index(wk))
             tried += 1
             try:
                 res = score(standing, faced, sit, ruleset)

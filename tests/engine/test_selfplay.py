@@ -30,6 +30,7 @@ def test_cli_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
         "draws",
         "average_fan",
         "hands_per_second",
+        "cpu_hands_per_second",
     }
 
 

@@ -16,6 +16,9 @@ from games.rules.shanten import (
     ALL_SHAPES,
     Shape,
     _run_vector,
+    deficiency_each,
+    kinds_below,
+    min_deficiency,
     shanten,
     shanten_by_shape,
     useful_tiles,
@@ -340,6 +343,72 @@ def test_bad_input_raises_invalid_hand_error(
         shanten(vector, **kwargs)
     with pytest.raises(InvalidHandError, match=message):
         shanten_by_shape(vector, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "vector",
+    [[1.5] + [1] * 12 + [0] * 21, [None] + [1] * 13 + [0] * 20],
+)
+def test_counts_that_are_not_small_integers_are_refused(vector: list[object]) -> None:
+    with pytest.raises(InvalidHandError, match="for tile index 0 is outside 0–4"):
+        shanten(vector)  # type: ignore[arg-type]
+
+
+# -- kinds_below: min_deficiency one kind at a time --------------------------------
+
+
+@pytest.mark.parametrize("melds", [0, 1, 2])
+def test_kinds_below_agrees_with_min_deficiency_per_kind(melds: int) -> None:
+    """The incremental question (one suit changes per kind) gives exactly the
+    kinds whose one-tile addition :func:`min_deficiency` puts below the cutoff,
+    for every shape set and several cutoffs, on seeded random hands."""
+    rng = random.Random(SEED + melds)
+    wall = [k for k in range(34) for _ in range(4)]
+    shape_sets = (
+        ALL_SHAPES,
+        frozenset({Shape.REGULAR}),
+        frozenset({Shape.REGULAR, Shape.SEVEN_PAIRS}),
+        frozenset({Shape.REGULAR, Shape.KNITTED_STRAIGHT}),
+        [Shape.SEVEN_PAIRS, Shape.THIRTEEN_ORPHANS],  # a list, as waits() passes
+    )
+    checked = 0
+    for _ in range(300):
+        c = [0] * 34
+        for k in rng.sample(wall, 13 - 3 * melds):
+            c[k] += 1
+        for shapes in shape_sets:
+            base = min_deficiency(c, melds, shapes)
+            for cutoff in {base, base + 1, 2}:
+                want = []
+                for k in range(34):
+                    c[k] += 1
+                    if min_deficiency(c, melds, shapes, cutoff) < cutoff:
+                        want.append(k)
+                    c[k] -= 1
+                assert kinds_below(c, melds, shapes, range(34), cutoff) == want
+                checked += 1
+    assert checked >= 300 * len(shape_sets)
+
+
+@pytest.mark.parametrize("melds", [0, 1])
+def test_deficiency_each_removing_a_tile_agrees_with_min_deficiency(
+    melds: int,
+) -> None:
+    """One tile fewer of each held kind (the discards of a 14-tile hand)."""
+    rng = random.Random(SEED - melds)
+    wall = [k for k in range(34) for _ in range(4)]
+    for _ in range(300):
+        c = [0] * 34
+        for k in rng.sample(wall, 14 - 3 * melds):
+            c[k] += 1
+        held = [k for k in range(34) if c[k]]
+        for shapes in (ALL_SHAPES, frozenset({Shape.REGULAR})):
+            want = []
+            for k in held:
+                c[k] -= 1
+                want.append(min_deficiency(c, melds, shapes))
+                c[k] += 1
+            assert deficiency_each(c, melds, shapes, held, -1) == want
 
 
 # -- property test against the oracle --------------------------------------------

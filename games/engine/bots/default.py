@@ -49,13 +49,11 @@ def choose(hand: Hand, seat: int) -> Action | None:
     if len(discards) == 1:
         return discards[0]
     best_tile, best = -1, 99
-    melds = len(s.melds[seat])
-    c = list(s.concealed[seat])
-    for a in discards:
-        i = a.tile.index
-        c[i] -= 1
-        sh = analysis.hand_shanten(c, melds, s.wild, hand.ruleset)
-        c[i] += 1
+    kinds = [a.tile.index for a in discards]
+    after = analysis.shanten_after_discards(
+        s.concealed[seat], len(s.melds[seat]), s.wild, hand.ruleset, kinds
+    )
+    for i, sh in zip(kinds, after, strict=True):
         if sh < best or (sh == best and i > best_tile):
             best, best_tile = sh, i
     tile = ALL_TILES[best_tile]

@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 
 from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import RuleSet, System
-from ...rules.shanten import Shape, min_deficiency
+from ...rules.shanten import Shape, kinds_below
 from ...rules.tiles import NUM_KINDS
+from ...rules.waits import near_kinds
 from ...rules.waits import waits as rules_waits
 from .defence import danger, opponent_tenpai
 from .observation import Observation
@@ -208,20 +209,6 @@ def split_wild(counts: Sequence[int], wild: int | None) -> tuple[list[int], int]
     return out, n
 
 
-def _near(t: Sequence[int]) -> list[int]:
-    """Kinds that can advance a regular hand: held kinds and suited kinds
-    within two ranks of a held tile of their suit."""
-    out = []
-    for k in range(NUM_KINDS):
-        if t[k]:
-            out.append(k)
-        elif k < 27:
-            r = k % 9
-            if any(t[i] for i in range(k - min(r, 2), k + min(8 - r, 2) + 1)):
-                out.append(k)
-    return out
-
-
 def _step(p: float, ctx: Context) -> float:
     return p / (p + ctx.hazard + 1.0 / ctx.turns_left)
 
@@ -379,7 +366,7 @@ def value(
         at_best = not cheap and (levels is None or d <= levels.get(plan.name, INF))
         if ctx.style.ukeire and at_best:
             if near is None:
-                near = _near(t)
+                near = near_kinds(t)
             useful = _improving(
                 ctx,
                 plan,
@@ -453,24 +440,24 @@ def _improving(
     if d <= 0:
         return []
     if all_kinds or near is None:
-        kinds: Sequence[int] = range(NUM_KINDS) if all_kinds else _near(t)
+        kinds: Sequence[int] = range(NUM_KINDS) if all_kinds else near_kinds(t)
     else:
         kinds = near
     allowed = plan.allowed
+    unseen = ctx.unseen
+    wild = ctx.wild
+    candidates = [
+        k
+        for k in kinds
+        if (allowed is None or k in allowed) and k != wild and (unseen[k] > 0 or d <= 1)
+    ]
+    if plan.allowed is None and not plan.chows and not plan.pungs_only:
+        # the free shape: max(deficiency - wilds, 0) < d, one suit at a time
+        return kinds_below(t, len(melds), plan.shapes, candidates, d + wilds)
     out = []
-    free = plan.allowed is None and not plan.chows and not plan.pungs_only
-    for k in kinds:
-        if allowed is not None and k not in allowed:
-            continue
-        if k == ctx.wild:
-            continue
-        if ctx.unseen[k] <= 0 and d > 1:
-            continue
+    for k in candidates:
         t[k] += 1
-        if free:
-            nd = max(min_deficiency(t, len(melds), plan.shapes, d) - wilds, 0)
-        else:
-            nd = plan_deficiency(plan, t, melds, wilds)
+        nd = plan_deficiency(plan, t, melds, wilds)
         t[k] -= 1
         if nd < d:
             out.append(k)

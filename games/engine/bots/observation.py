@@ -16,7 +16,7 @@ from typing import Any
 from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import RuleSet
 from ...rules.rulesets import get as get_ruleset
-from ...rules.tiles import NUM_KINDS, Tile
+from ...rules.tiles import ALL_TILES, NUM_KINDS, Tile
 
 EAST = 27
 
@@ -119,7 +119,13 @@ def _kind_mask(ruleset: RuleSet) -> tuple[bool, ...]:
 # -- the engine's view dict --------------------------------------------------
 
 
+_INDEX_OF = {str(t): t.index for t in ALL_TILES}
+
+
 def _tile_index(value: Any) -> int:
+    got = _INDEX_OF.get(value) if type(value) is str else None
+    if got is not None:
+        return got
     if isinstance(value, int):
         return value
     return Tile.parse(str(value)).index
