@@ -143,7 +143,8 @@ def score_hand(
 
     Returns:
         A :class:`ScoreOutcome`; ``outcome.result.win`` is False with
-        ``error`` "not a complete hand" or "below the N-fan minimum (M)".
+        ``code`` :class:`~games.rules.scoring.ScoreError` ``NOT_COMPLETE`` or
+        ``BELOW_MINIMUM`` (``error`` says the same in words).
 
     Raises:
         InvalidHandError: impossible input (see :func:`check_tiles`,

@@ -34,6 +34,7 @@ from .api import ScoreOutcome, score_hand
 from .errors import InvalidHandError, NotationError, RulesError
 from .melds import Meld, MeldKind
 from .rulesets.base import RuleSet
+from .scoring import ScoreError
 from .shanten import shanten_by_shape
 from .situation import WinSituation
 from .tiles import Tile, format_tiles, parse_tiles
@@ -256,7 +257,7 @@ def score_line(line: str, ruleset: RuleSet, lineno: int) -> dict[str, Any]:
     result = outcome.result
     if not result.win:
         error = result.error or "not a winning hand"
-        below = error.startswith("below")  # scoring.score: "below the N-fan …"
+        below = result.code is ScoreError.BELOW_MINIMUM
         reason = "below_minimum" if below else "not_winning"
         out_lose: dict[str, Any] = {
             "id": ident,

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .decompose import (
@@ -67,6 +68,8 @@ __all__ = [
     "FEATURES",
     "Analysis",
     "HandFacts",
+    "NOT_COMPLETE_RESULT",
+    "ScoreError",
     "ScoreResult",
     "ScoringContext",
     "reads",
@@ -436,6 +439,16 @@ def _is_edge(chow: Group, win: int) -> bool:
     return win != chow.tile.index + 1
 
 
+class ScoreError(StrEnum):
+    """Why a scored hand is not a win (:attr:`ScoreResult.code`)."""
+
+    NOT_COMPLETE = "not_complete"  # no allowed shape: "not a complete hand"
+    BELOW_MINIMUM = "below_minimum"  # complete, under the rule set's min_fan
+
+
+NOT_COMPLETE_MESSAGE = "not a complete hand"
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreResult:
     """The scored hand: a breakdown, not only a number.
@@ -451,7 +464,9 @@ class ScoreResult:
             ``""`` when not complete.
         decomposition: the chosen split in tile notation, e.g.
             ``"123m 456m 789m 111z 55p"``; declared melds in brackets.
-        error: why ``win`` is False, else ``None``.
+        error: why ``win`` is False, in words, else ``None``.
+        code: the same as a :class:`ScoreError` (read this, not ``error``),
+            else ``None``.
     """
 
     win: bool
@@ -462,6 +477,7 @@ class ScoreResult:
     shape: str = ""
     decomposition: str = ""
     error: str | None = None
+    code: ScoreError | None = None
 
     def fan_ids(self) -> dict[str, int]:
         """``{fan id: count}`` of the counted fans."""
@@ -1176,6 +1192,7 @@ def _result(ruleset: RuleSet, cand: _Candidate) -> ScoreResult:
         shape=_SHAPE_NAME[ctx.shape],
         decomposition=ctx.decomposition.text,
         error=error,
+        code=None if error is None else ScoreError.BELOW_MINIMUM,
     )
 
 
@@ -1208,12 +1225,22 @@ def score(
     """
     cands = _candidates(concealed, melds, situation, ruleset)
     if not cands:
-        return ScoreResult(win=False, total=0, fans=(), error="not a complete hand")
+        return NOT_COMPLETE_RESULT
     best = cands[0]
     for c in cands[1:]:
         if c[2] > best[2]:
             best = c
     return _result(ruleset, best)
+
+
+NOT_COMPLETE_RESULT = ScoreResult(
+    win=False,
+    total=0,
+    fans=(),
+    error=NOT_COMPLETE_MESSAGE,
+    code=ScoreError.NOT_COMPLETE,
+)
+"""The result of a hand that completes no allowed shape."""
 
 
 def score_all(

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from .errors import InvalidHandError
 from .melds import Meld
-from .scoring import ScoreResult, score
+from .scoring import NOT_COMPLETE_RESULT, ScoreResult, score
 from .shanten import kinds_below
 from .situation import WinSituation
 from .tiles import NUM_KINDS, Tile, from_counts
@@ -264,7 +264,7 @@ def score_wild(
     if best is None:
         if first_error is not None:
             raise first_error
-        best = ScoreResult(win=False, total=0, fans=(), error="not a complete hand")
+        best = NOT_COMPLETE_RESULT
     return WildScore(best, best_assign, tried)
 
 
