@@ -13,12 +13,27 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.rules.rulesets import DEFAULT as DEFAULT_RULESET
 from games.rules.rulesets import NAMES as RULESET_NAMES
+from games.rules.rulesets import get as get_ruleset
 
-RULESET_CHOICES = [(name, name) for name in RULESET_NAMES]
+
+def ruleset_label(name: str) -> str:
+    """A rule set's name in the active language (``erren`` → ``二人麻将``, or
+    ``Two-Player Mahjong`` on English pages); the code itself if unknown."""
+    try:
+        rs = get_ruleset(name)
+    except KeyError:
+        return name
+    return rs.en if (get_language() or "").lower().startswith("en") else rs.zh
+
+
+RULESET_CHOICES = [(name, lazy(ruleset_label, str)(name)) for name in RULESET_NAMES]
+"""Rule set choices labelled by name, not code (admin lists and filters)."""
 
 
 class Room(models.Model):

@@ -20,6 +20,12 @@ OVERALL = ""
 """``PlayerStats.ruleset`` of the row that sums every rule set."""
 
 
+def _ruleset_choices() -> list[tuple[str, object]]:
+    from games.models import RULESET_CHOICES
+
+    return [(OVERALL, _("全部规则")), *RULESET_CHOICES]
+
+
 class PlayerStats(models.Model):
     """One player's counters and rating in one rule set (or overall, ``""``).
 
@@ -39,7 +45,13 @@ class PlayerStats(models.Model):
         related_name="stats",
         verbose_name=_("玩家"),
     )
-    ruleset = models.CharField(_("规则"), max_length=16, blank=True, default=OVERALL)
+    ruleset = models.CharField(
+        _("规则"),
+        max_length=16,
+        blank=True,
+        default=OVERALL,
+        choices=_ruleset_choices(),
+    )
     hands = models.PositiveIntegerField(_("对局数"), default=0)
     wins = models.PositiveIntegerField(_("和牌数"), default=0)
     self_drawn = models.PositiveIntegerField(_("自摸数"), default=0)
@@ -103,7 +115,13 @@ class BoardSnapshot(models.Model):
     date = models.DateField(_("日期"))
     board = models.CharField(_("榜单"), max_length=8)
     period = models.CharField(_("周期"), max_length=8)
-    ruleset = models.CharField(_("规则"), max_length=16, blank=True, default=OVERALL)
+    ruleset = models.CharField(
+        _("规则"),
+        max_length=16,
+        blank=True,
+        default=OVERALL,
+        choices=_ruleset_choices(),
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
