@@ -26,3 +26,4 @@ class EasyBot(PlanningBot):
     claim_margin = -0.01
     ready_min_live = 1
     noise = 0.15
+    double_deficiency = 2  # 加倍 after the deal only with a hand near waiting

@@ -4,8 +4,9 @@ Every fan plan the rule set offers (flushes, 碰碰和, 七对, straights, 三�
 effective tiles against the unseen tiles, scored waits, a speed-versus-value
 utility, deal-in risk weighed against its own chances whenever the opponent
 may be waiting, kongs and claims judged by the same utility, the free 换牌,
-报听 when the waits are live enough, and 胡加倍 when declining a win is
-worth it.
+报听 when the waits are live enough, 胡加倍 when declining a win is
+worth it, 加倍 after the deal with a hand three tiles from waiting or better,
+and 明牌 / 开始加倍 as the dealer.
 """
 
 from __future__ import annotations
@@ -31,17 +32,5 @@ class HardBot(PlanningBot):
     ready_min_live = 3
     judge_win_double = True
     use_swaps = True
-
-    def wants_double(self, ctx: ev.Context) -> bool:
-        """加倍 (seeds 002/004) with a dealt hand at most two tiles from waiting:
-        such a hand wins the race more often than not, and the double pays
-        both ways."""
-        obs = ctx.obs
-        if sum(obs.hand) + 3 * len(obs.melds) >= 14:
-            ranked = ev.rank_discards(ctx, obs.hand, obs.melds)
-            if not ranked:
-                return False
-            est = ranked[0][2]
-        else:
-            est = ev.value(ctx, obs.hand, obs.melds)
-        return est.free_deficiency <= 3
+    double_deficiency = 3  # 53-56 % wins measured (base.PlanningBot)
+    predeal_as_dealer = True  # the dealer's edge, and the strongest level

@@ -83,6 +83,11 @@ class Observation:
         """Whether the opponent declared 报听."""
         return self.opp_ready_index is not None
 
+    @property
+    def dealer(self) -> bool:
+        """Whether this seat deals (its seat wind is 东, seed 000 以庄为东风位)."""
+        return self.seat_wind == EAST
+
     def visible(self) -> list[int]:
         """Return 34 counts of every tile this seat can see (clamped at 4)."""
         v = list(self.hand)
