@@ -91,7 +91,7 @@ def decision_times(*, seats: Mapping[int, int]) -> dict[str, list[float]]:
         if not action or action.get("seat") != me:
             continue
         group = DECISION_GROUPS.get(str(action.get("kind")))
-        start = asked.pop(me, None)
+        start = asked.get(me)  # several actions may answer one prompt (换牌)
         if group is None or start is None or auto[me] or payload.get("auto"):
             continue
         dt = float(at) - start

@@ -28,10 +28,11 @@ def _events(record: HandRecord) -> list[Event]:
     ]
 
 
-def test_decision_times_equal_the_replay_s_seconds(alice, bob, room):
+@pytest.mark.parametrize("seed", [3, 4, 5, 6])
+def test_decision_times_equal_the_replay_s_seconds(alice, bob, room, seed):
     quick_match(alice, room)
     table = quick_match(bob, room)
-    play_out(table, {0: table.seat0, 1: table.seat1}, seed=3)
+    play_out(table, {0: table.seat0, 1: table.seat1}, seed=seed)
     record = HandRecord.objects.get(pk=table.hand_id)
     assert record.status == "ended"
     for seat in (0, 1):
@@ -53,7 +54,7 @@ def test_decision_times_equal_the_replay_s_seconds(alice, bob, room):
                 continue
             expected.setdefault(group, []).append(round(point.seconds, 3))
         assert mine == expected, seat
-        assert sum(len(v) for v in mine.values()) > 3
+        assert sum(len(v) for v in mine.values()) > 1
 
 
 def test_robust_statistics():
