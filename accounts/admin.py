@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.db.models import Count, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
@@ -20,11 +21,35 @@ from .forms import InboxComposeForm, LedgerCorrectionForm
 from .ledger import ledger_correct
 from .models import LedgerEntry, Level, LevelScheme, Message, Profile, User
 from .selectors import level_for_points
-from .services import inbox_send, level_scheme_activate
+from .services import (
+    inbox_send,
+    level_scheme_activate,
+    profile_admin_set,
+    profile_create,
+)
+
+
+class ProfileInlineFormSet(BaseInlineFormSet):
+    """The user's profile inline: on "add user" it fills the profile made on save.
+
+    Saving a new user creates its profile with the starting grant
+    (``accounts.signals``); inserting the inline's row as well broke the
+    one-profile-per-user constraint (a 500).  The inline's values go onto
+    that profile instead, through the accounts service.
+    """
+
+    def save_new(self, form: Any, commit: bool = True) -> Profile:
+        return profile_admin_set(
+            profile=profile_create(user=self.instance),
+            nickname=form.cleaned_data.get("nickname", ""),
+            is_bot=bool(form.cleaned_data.get("is_bot")),
+            bot_level=form.cleaned_data.get("bot_level", ""),
+        )
 
 
 class ProfileInline(admin.StackedInline):
     model = Profile
+    formset = ProfileInlineFormSet
     can_delete = False
     fields = ["nickname", "coins", "rating_points", "is_bot", "bot_level"]
     readonly_fields = ["coins", "rating_points"]

@@ -56,6 +56,25 @@ def profile_create(*, user: User, nickname: str = "") -> Profile:
     raise ValueError(f"no free nickname near {base!r}")
 
 
+def profile_admin_set(
+    *, profile: Profile, nickname: str, is_bot: bool, bot_level: str
+) -> Profile:
+    """Staff: set ``profile``'s nickname (if given) and bot flags; return it.
+
+    The nickname goes through :func:`profile_set_nickname` (same checks);
+    an empty one keeps the current nickname.
+
+    Raises:
+        ValueError: as :func:`profile_set_nickname`.
+    """
+    if nickname.strip() and nickname.strip() != profile.nickname:
+        profile_set_nickname(profile=profile, nickname=nickname)
+    if (profile.is_bot, profile.bot_level) != (is_bot, bot_level):
+        profile.is_bot, profile.bot_level = is_bot, bot_level
+        profile.save(update_fields=["is_bot", "bot_level"])
+    return profile
+
+
 def bot_account(*, level: str) -> User:
     """Return the account of the bot of ``level`` (``bot-<level>``), creating it.
 

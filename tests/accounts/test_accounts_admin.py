@@ -120,3 +120,69 @@ def test_ticking_active_on_the_change_form_switches_the_others_off(staff_client)
         r"errorlist[^<]*<li>([^<]*)", response.content.decode()
     )
     assert list(LevelScheme.objects.filter(is_active=True)) == [tiles]
+
+
+def _user_add_data(username, nickname, **profile):
+    data = {
+        "username": username,
+        "password1": "pw-new-user-9876",
+        "password2": "pw-new-user-9876",
+        "usable_password": "true",
+        "profile-TOTAL_FORMS": "1",
+        "profile-INITIAL_FORMS": "0",
+        "profile-MIN_NUM_FORMS": "0",
+        "profile-MAX_NUM_FORMS": "1",
+        "profile-0-nickname": nickname,
+        "_save": "1",
+    }
+    data.update({f"profile-0-{k}": v for k, v in profile.items()})
+    return data
+
+
+def test_adding_a_user_with_the_inline_nickname_keeps_one_profile(staff_client):
+    # The post_save receiver creates the profile (with the starting grant)
+    # before the inline is saved; the inline's nickname goes onto that profile
+    # instead of inserting a second one (it was a 500: IntegrityError).
+    response = staff_client.post(
+        reverse("admin:accounts_user_add"), _user_add_data("newbie", "新来的")
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    user = User.objects.get(username="newbie")
+    assert Profile.objects.filter(user=user).count() == 1
+    assert user.profile.nickname == "新来的"
+    from django.conf import settings
+
+    assert user.profile.coins == settings.MAHJONG_STARTING_COINS
+
+
+def test_adding_a_user_with_a_bot_flag_in_the_inline_keeps_it(staff_client):
+    response = staff_client.post(
+        reverse("admin:accounts_user_add"),
+        _user_add_data("botty", "机器人甲", is_bot="on", bot_level="easy"),
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    profile = Profile.objects.get(user__username="botty")
+    assert (profile.nickname, profile.is_bot, profile.bot_level) == (
+        "机器人甲",
+        True,
+        "easy",
+    )
+
+
+def test_adding_a_user_with_a_taken_nickname_is_a_form_error(staff_client):
+    User.objects.create_user("first", "f@example.com", "pw-first-1234")
+    Profile.objects.filter(user__username="first").update(nickname="同名")
+    response = staff_client.post(
+        reverse("admin:accounts_user_add"), _user_add_data("second", "同名")
+    )
+    assert response.status_code == 200
+    assert not User.objects.filter(username="second").exists()
+    assert "这个昵称已被其他玩家使用" in response.content.decode()
+
+
+def test_adding_a_user_with_an_empty_inline_nickname_uses_the_username(staff_client):
+    response = staff_client.post(
+        reverse("admin:accounts_user_add"), _user_add_data("plain", "")
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Profile.objects.get(user__username="plain").nickname == "plain"
