@@ -1,0 +1,137 @@
+"""The hand's log and prompts: events with their visibility, who is asked.
+
+:class:`HandLog` holds a hand's mutable parts (state, events, settlement) and
+appends to the log; the transitions in :mod:`.dealing`, :mod:`.turns`,
+:mod:`.claims` and :mod:`.ending` build on it, and :class:`~.hand.Hand` puts
+them together.  See :mod:`games.engine.hand` for the flow of a hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..rules.rulesets.base import RuleSet
+from ..rules.tiles import ALL_TILES
+from .actions import (
+    JSON,
+    Action,
+)
+from .errors import IllegalActionError
+from .events import Event, seat_set
+from .options import HandRules
+from .settle import Settlement
+from .state import HandState, Phase
+
+
+def tile_str(index: int) -> str:
+    """The text of tile ``index`` (``"5m"``)."""
+    return str(ALL_TILES[index])
+
+
+_t = tile_str
+
+
+class HandLog(HandRules):
+    """A hand's state, its event log and its prompts (no transition logic)."""
+
+    def __init__(self, ruleset: RuleSet, state: HandState, rng: random.Random) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.events: list[Event] = []
+        self.settlement: Settlement | None = None
+        self._rng = rng
+        self._now = 0.0
+        self._action: dict[str, JSON] | None = None
+        self._nested = False  # a timeout applying its default move
+        self._auto_discards: list[int] = []  # locked seats to discard for
+        self.prompt_locked = False  # 报听's forced discard is prompted (new())
+        self._shanten_memo: dict[tuple[int, ...], int] = {}  # see HandRules
+        self._legal_memo: dict[tuple[object, ...], list[Action]] = {}
+        self._handler_map: dict[type[Action], Callable[[Any], None]] | None = None
+
+    # ---------------------------------------------------------------- reading
+    @property
+    def seq(self) -> int:
+        """Sequence number of the last event."""
+        return self.state.seq
+
+    @property
+    def ended(self) -> bool:
+        return self.state.phase is Phase.ENDED
+
+    def events_for(self, seat: int | None, after: int = 0) -> list[dict[str, JSON]]:
+        """Events after ``after`` as ``seat`` may see them (reconnection stream)."""
+        return [e.for_seat(seat) for e in self.events[after:]]
+
+    def _emit(
+        self,
+        kind: str,
+        seat: int | None,
+        payload: dict[str, JSON],
+        public: dict[str, JSON] | None = None,
+        visible_to: frozenset[int] | None = None,
+    ) -> Event:
+        s = self.state
+        s.seq += 1
+        if visible_to is None:
+            visible_to = seat_set((0, 1) if public is None else (seat or 0,))
+        else:
+            visible_to = seat_set(visible_to)  # shared: fewer objects to collect
+        ev = Event(
+            seq=s.seq,
+            kind=kind,
+            seat=seat,
+            payload=payload,
+            public=public,
+            visible_to=visible_to,
+            at=self._now,
+            action=self._action,
+        )
+        self._action = None
+        self.events.append(ev)
+        return ev
+
+    def _private(
+        self, kind: str, seat: int, payload: dict[str, JSON], public: dict[str, JSON]
+    ) -> None:
+        """Emit an event whose payload only ``seat`` sees (unless 明牌)."""
+        if self.state.open_hand[seat]:
+            self._emit(kind, seat, payload)
+        else:
+            self._emit(kind, seat, payload, public, frozenset({seat}))
+
+    def _prompt(self, phase: Phase, seats: Sequence[int]) -> None:
+        s = self.state
+        s.phase = phase
+        s.pending = [seat in seats for seat in (0, 1)]
+        timers = self.ruleset.timers
+        seconds = {
+            Phase.PRE_DEAL: timers.pre_deal,
+            Phase.DOUBLE: timers.pre_deal,
+            Phase.TURN: timers.discard,
+            Phase.CLAIM: timers.claim,
+            Phase.ROB: timers.claim,
+        }[phase]
+        s.deadline = self._now + seconds
+        if len(seats) == 1:
+            s.turn = seats[0]
+        self._emit(
+            "prompt",
+            None,
+            {"phase": phase.value, "seats": list(seats), "deadline": s.deadline},
+        )
+        for seat in seats:
+            s.asked_at[seat] = s.seq
+
+    def _begin(self, action: Action) -> None:
+        """Mark ``action`` as the cause of the next event (validation passed)."""
+        if not self._nested:
+            self._action = action.to_json()
+
+    def _require(self, phase: Phase, action: Action) -> None:
+        if self.state.phase is not phase:
+            raise IllegalActionError(
+                f"{action.kind} is not possible in phase {self.state.phase.value}"
+            )
