@@ -253,3 +253,51 @@ def ledger_reverse_hand(
     if user_ids is not None:
         entries = entries.filter(user_id__in=list(user_ids))
     return ledger_reverse(entries=list(entries), reason=reason, by=by)
+
+
+def ledger_restore_hand(
+    *, hand_id: int, reason: str, by: User | None = None
+) -> list[LedgerEntry]:
+    """Put back what a moderator's reversal of a hand undid (an appeal upheld).
+
+    Each ``reversal`` entry that undid one of the hand's ``hand``, ``rake``
+    or ``recalc`` entries, and is not undone itself, gets a ``reversal``
+    entry of the opposite amount (``reverses`` names it), so the balances
+    are what the settlement booked.  Idempotent: restoring twice changes
+    nothing the second time.
+
+    Raises:
+        ValueError: a blank reason.
+    """
+    if not reason.strip():
+        raise ValueError("a restoration needs a reason")
+    kinds = [LedgerEntry.Kind.HAND, LedgerEntry.Kind.RAKE, LedgerEntry.Kind.RECALC]
+
+    def undone() -> list[LedgerEntry]:
+        return list(
+            LedgerEntry.objects.filter(
+                hand_id=hand_id,
+                kind=LedgerEntry.Kind.REVERSAL,
+                reverses__kind__in=kinds,
+                reversed_by__isnull=True,
+            ).order_by("id")
+        )
+
+    with transaction.atomic():
+        locked = lock_profiles(user_ids=[e.user_id for e in undone()])
+        return ledger_post(
+            movements=[
+                Movement(
+                    e.user_id,
+                    e.currency,
+                    -e.amount,
+                    LedgerEntry.Kind.REVERSAL,
+                    hand_id=e.hand_id,
+                    reason=reason,
+                    reverses_id=e.pk,
+                )
+                for e in undone()  # again, under the locks
+            ],
+            created_by=by,
+            locked=locked,
+        )

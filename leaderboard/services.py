@@ -116,3 +116,14 @@ def stats_reverse_hand(*, seats: Sequence[HandSeat]) -> None:
         PlayerStats.objects.filter(
             user_id=seat.user_id, ruleset__in=[OVERALL, seat.ruleset]
         ).update(points=F("points") - seat.points, coins=F("coins") - seat.coins)
+
+
+def stats_restore_hand(*, seats: Sequence[HandSeat]) -> None:
+    """Put a restored hand (a reversal undone) back into the players' counters.
+
+    The inverse of :func:`stats_reverse_hand`.  Call with the profiles locked.
+    """
+    for seat in seats:
+        PlayerStats.objects.filter(
+            user_id=seat.user_id, ruleset__in=[OVERALL, seat.ruleset]
+        ).update(points=F("points") + seat.points, coins=F("coins") + seat.coins)

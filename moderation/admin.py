@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, F, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -208,6 +209,7 @@ class CaseAdmin(admin.ModelAdmin):
         case: Case,
         *,
         preview_hands: list[int] | None = None,
+        restore_hands: list[int] | None = None,
         reason: str = "",
         days: str = "",
         error: str = "",
@@ -219,10 +221,12 @@ class CaseAdmin(admin.ModelAdmin):
             "title": _("举报案件 #%(n)s") % {"n": case.pk},
             **case_page_context(case),
             "can_decide": request.user.has_perm(DECIDE_PERM),
-            "preview": reversal_preview(hand_ids=preview_hands)
-            if preview_hands
+            "preview": reversal_preview(
+                hand_ids=preview_hands or [], restore_ids=restore_hands or []
+            )
+            if preview_hands or restore_hands
             else None,
-            "chosen": set(preview_hands or []),
+            "chosen": set(preview_hands or []) | set(restore_hands or []),
             "reason": reason,
             "days": days,
             "error": error,
@@ -234,7 +238,9 @@ class CaseAdmin(admin.ModelAdmin):
         )
 
     def act_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """POST: inquiry, reversal preview or a decision (needs decide_case)."""
+        """POST: inquiry, reversal preview, a decision or lifting one of the
+        case's sanctions (needs decide_case).  The preview needs no reason;
+        the decision does."""
         if request.method != "POST":
             return HttpResponseRedirect(
                 reverse("admin:moderation_case_change", args=[pk])
@@ -247,9 +253,10 @@ class CaseAdmin(admin.ModelAdmin):
         days_raw = request.POST.get("days", "").strip()
         try:
             hands = [int(h) for h in request.POST.getlist("hands")]
+            restore = [int(h) for h in request.POST.getlist("restore")]
             previewed = [int(h) for h in request.POST.getlist("previewed")]
         except ValueError:
-            hands, previewed = [], []
+            hands, restore, previewed = [], [], []
         user: User = request.user  # type: ignore[assignment]
         here = reverse("admin:moderation_case_change", args=[pk])
         try:
@@ -262,11 +269,23 @@ class CaseAdmin(admin.ModelAdmin):
                 messages.success(request, _("已结束审查。"))
                 return HttpResponseRedirect(here)
             if do == "preview":
-                if not hands:
+                if not hands and not restore:
                     raise DecisionError(_("请先选择要冲正的牌局"))
                 return self._page(
-                    request, case, preview_hands=hands, reason=reason, days=days_raw
+                    request,
+                    case,
+                    preview_hands=hands,
+                    restore_hands=restore,
+                    reason=reason,
+                    days=days_raw,
                 )
+            if do == "lift":
+                sanction_id = int(request.POST.get("sanction", "0") or 0)
+                if not case.sanctions.filter(pk=sanction_id).exists():
+                    raise DecisionError(_("这个案件没有这项处罚"))
+                sanction_lift(sanction_id=sanction_id, by=user, reason=reason)
+                messages.success(request, _("处罚已解除，双方会收到站内信。"))
+                return HttpResponseRedirect(here)
             if do in Outcome.values:
                 days = int(days_raw) if days_raw else None
                 case_decide(
@@ -276,6 +295,7 @@ class CaseAdmin(admin.ModelAdmin):
                     reason=reason,
                     days=days,
                     reverse_hand_ids=hands,
+                    restore_hand_ids=restore,
                     previewed_hand_ids=previewed,
                 )
                 messages.success(
@@ -290,7 +310,8 @@ class CaseAdmin(admin.ModelAdmin):
             return self._page(
                 request,
                 case,
-                preview_hands=hands if hands == previewed and hands else None,
+                preview_hands=hands if previewed else None,
+                restore_hands=restore if previewed else None,
                 reason=reason,
                 days=days_raw,
                 error=message,
@@ -349,7 +370,15 @@ def case_page_context(case: Case) -> dict[str, Any]:
     prior = []
     for key, record in evidence.get("prior", {}).items():
         uid = case.suspect_id if key == "suspect" else int(key)
-        prior.append({"user": uid, "name": names.get(uid, uid), **record})
+        sanctions = [
+            {**x, "label": Sanction.Kind(x["kind"]).label}
+            if x.get("kind") in Sanction.Kind.values
+            else x
+            for x in record.get("sanctions", [])
+        ]
+        prior.append(
+            {"user": uid, "name": names.get(uid, uid), **record, "sanctions": sanctions}
+        )
     parts = [
         {**p, "label": PRIORITY_LABELS.get(p["key"], p["key"])}
         for p in case.priority_parts or []
@@ -399,6 +428,7 @@ def case_page_context(case: Case) -> dict[str, Any]:
         "audit": list(case.audit.select_related("actor").order_by("at", "id")),
         "reversible": reversible_hands(case),
         "sanctions": list(case.sanctions.all()),
+        "in_force": list(case.sanctions.filter(active_q(now)).order_by("id")),
         "outcomes": [
             ("dismiss", Outcome.DISMISS.label),
             ("warn", Outcome.WARN.label),
@@ -437,22 +467,41 @@ class AppealAdmin(ReadOnlyAdmin):
 @admin.action(description=gettext_lazy("解除所选处罚"))
 def lift_sanctions(
     modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Sanction]
-) -> None:
+) -> HttpResponse | None:
+    """Ask for the reason, then lift the selected sanctions (both sides told)."""
     if not request.user.has_perm(DECIDE_PERM):
         raise PermissionDenied
-    lifted = 0
-    for sanction in queryset:
-        try:
-            sanction_lift(
-                sanction_id=sanction.pk,
-                by=request.user,  # type: ignore[arg-type]
-                reason=_("管理员在后台解除"),
+    reason = request.POST.get("reason", "").strip()
+    error = ""
+    if "lift" in request.POST:
+        if reason:
+            lifted = 0
+            for sanction in queryset:
+                try:
+                    sanction_lift(
+                        sanction_id=sanction.pk,
+                        by=request.user,  # type: ignore[arg-type]
+                        reason=reason,
+                    )
+                except DecisionError:
+                    continue
+                lifted += 1
+            modeladmin.message_user(
+                request, _("已解除 %(n)d 项处罚。") % {"n": lifted}, messages.SUCCESS
             )
-        except DecisionError:
-            continue
-        lifted += 1
-    modeladmin.message_user(
-        request, _("已解除 %(n)d 项处罚。") % {"n": lifted}, messages.SUCCESS
+            return None
+        error = _("请写明解除的理由")
+    return render(
+        request,
+        "admin/moderation/sanction/lift.html",
+        {
+            **modeladmin.admin_site.each_context(request),
+            "title": _("解除处罚"),
+            "sanctions": queryset.select_related("user"),
+            "error": error,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "opts": modeladmin.model._meta,
+        },
     )
 
 

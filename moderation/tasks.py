@@ -24,7 +24,15 @@ def notify_decision(case_id: int, audit_id: int | None = None) -> int:
     """Send the inbox messages of a decided case (reporters, the player)."""
     from .services.notices import case_notify_decided
 
-    return case_notify_decided(case_id=case_id)
+    return case_notify_decided(case_id=case_id, audit_id=audit_id)
+
+
+@shared_task(name="moderation.notify_lifted", ignore_result=True)
+def notify_lifted(sanction_id: int, reason: str) -> int:
+    """Tell the player and the case's reporters that a sanction was lifted."""
+    from .services.notices import notify_lifted as send
+
+    return send(sanction_id=sanction_id, reason=reason)
 
 
 @shared_task(name="moderation.enforce_sanction", ignore_result=True)

@@ -38,7 +38,11 @@ from accounts.points import hand_points
 from accounts.services import bot_account
 from games.engine.hand import Hand, next_deal
 from games.rules.tiles import Tile
-from leaderboard.services import stats_record_hand, stats_reverse_hand
+from leaderboard.services import (
+    stats_record_hand,
+    stats_restore_hand,
+    stats_reverse_hand,
+)
 
 from ..models import HandRecord, HandSeat, Table
 from .notify import schedule
@@ -397,4 +401,35 @@ def hand_reverse(*, hand_id: int, reason: str, by: User | None) -> int:
         if seats:
             HandSeat.objects.filter(pk__in=[s.pk for s in seats]).update(reversed=True)
             stats_reverse_hand(seats=seats)
+    return len(entries)
+
+
+def hand_restore(*, hand_id: int, reason: str, by: User | None) -> int:
+    """Undo :func:`hand_reverse` (a moderator upheld an appeal), once.
+
+    Posts ``reversal`` entries of the reversal entries (the balances are
+    again what the settlement booked, ``accounts.ledger.ledger_restore_hand``),
+    clears the hand rows' ``reversed`` mark and puts the hand back into the
+    players' counters.  Returns how many ledger entries were posted (0 when
+    the hand was not reversed).
+
+    Raises:
+        ValueError: a blank reason, or the hand has no seats (never settled).
+    """
+    from django.db import transaction
+
+    from accounts.ledger import ledger_restore_hand
+
+    with transaction.atomic():
+        seats = list(HandSeat.objects.filter(hand_id=hand_id).order_by("seat"))
+        if not seats:
+            raise ValueError(f"hand {hand_id} was not settled")
+        lock_profiles(user_ids=[s.user_id for s in seats])
+        seats = list(
+            HandSeat.objects.filter(hand_id=hand_id, reversed=True).order_by("seat")
+        )
+        entries = ledger_restore_hand(hand_id=hand_id, reason=reason, by=by)
+        if seats:
+            HandSeat.objects.filter(pk__in=[s.pk for s in seats]).update(reversed=False)
+            stats_restore_hand(seats=seats)
     return len(entries)

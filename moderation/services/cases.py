@@ -28,8 +28,9 @@ def case_appeal(
     player may appeal (the appeal is the way out of a mute).
 
     Raises:
-        DecisionError: not the player's case, not decided with an action,
-            appealed already, or a blank text.
+        DecisionError: not the player's case, not decided, decided in the
+            player's favour (dismissed, no hand left reversed: nothing to
+            appeal), appealed already, or a blank text.
     """
     from ..tasks import triage_case
 
@@ -46,10 +47,13 @@ def case_appeal(
             and Appeal.objects.filter(case=case, created__gte=case.decided_at).exists()
         ):
             raise DecisionError(_("你已经对这次处理提出过申诉"))
-        if case.status != Case.Status.DECIDED or not (
-            case.outcome in UPHELD or case.reversed_hands
-        ):
+        if case.status != Case.Status.DECIDED:
             raise DecisionError(_("这个案件现在不能申诉"))
+        if not (case.outcome in UPHELD or case.reversed_hands):
+            # only the sanctioned side appeals: a dismissal went their way
+            raise DecisionError(
+                _("这个案件的处理结果对你有利（驳回），没有可以申诉的处罚。")
+            )
         before = case_snapshot(case)
         appeal = Appeal.objects.create(case=case, user=user, text=text, created=now)
         case.status = Case.Status.OPEN
@@ -115,11 +119,14 @@ def case_escalate_overdue(*, now: datetime | None = None) -> int:
 def sanction_lift(
     *, sanction_id: int, by: User, reason: str, now: datetime | None = None
 ) -> Sanction:
-    """End a sanction early (audited).
+    """End a sanction early (audited); on commit the player and the
+    reporters of the sanction's case are told, with ``reason``.
 
     Raises:
         DecisionError: a blank reason, or lifted already.
     """
+    from ..tasks import notify_lifted
+
     now = now or timezone.now()
     reason = (reason or "").strip()
     if not reason:
@@ -141,6 +148,8 @@ def sanction_lift(
             before=before,
             after={"lifted_at": now.isoformat(), "sanction": sanction.pk},
         )
+        sanction_id = sanction.pk
+        transaction.on_commit(lambda: notify_lifted.delay(sanction_id, reason))
     return sanction
 
 

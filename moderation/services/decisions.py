@@ -21,10 +21,11 @@ from django.utils.translation import gettext as _
 
 from accounts.models import LedgerEntry, Profile, User
 from games.models import HandSeat
-from games.services.settlement import hand_reverse
+from games.services.settlement import hand_restore, hand_reverse
 
 from ..evidence import case_hand_ids
 from ..models import AuditEntry, Case, Outcome, Sanction
+from ..restrictions import active_q
 from .audit import audit, balances, case_snapshot, sanctions_of
 
 MAX_DAYS = 3650
@@ -116,18 +117,22 @@ def case_inquiry_close(
 
 @dataclass
 class ReversalPreview:
-    """What reversing hands will post, before it is applied.
+    """What reversing (or restoring) hands will post, before it is applied.
 
     ``rows``: one per ledger entry to undo — ``hand``, ``user``, ``name``,
-    ``currency``, ``kind`` (hand / rake / recalc), ``amount`` (what the
-    reversal posts: the opposite of the entry).  ``totals``: per user and
-    currency.  ``players_coins``: the players' coins in sum; ``rake``: the
-    site's rake returned.  Conserved when ``players_coins == rake`` (what one
-    side gives back the other receives, and the rake comes back from the
-    site).  ``skipped``: hands with nothing left to reverse.
+    ``currency``, ``kind`` (hand / rake / recalc, or reversal when a
+    reversal is undone), ``amount`` (what will be posted: the opposite of
+    the entry), ``restore`` (True: the row puts back what an earlier
+    reversal took).  ``totals``: per user and currency.  ``players_coins``:
+    the players' coins in sum; ``rake``: the site's rake returned (negative:
+    taken again by a restoration).  Conserved when ``players_coins == rake``
+    (what one side gives back the other receives, and the rake comes back
+    from the site).  ``skipped``: hands with nothing left to reverse or
+    restore.
     """
 
     hand_ids: list[int]
+    restore_ids: list[int] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)
     totals: dict[int, dict[str, int]] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
@@ -140,21 +145,36 @@ class ReversalPreview:
     def conserved(self) -> bool:
         return self.players_coins == self.rake
 
+    @property
+    def all_ids(self) -> list[int]:
+        """Every hand previewed (reversals and restorations)."""
+        return sorted(set(self.hand_ids) | set(self.restore_ids))
 
-def reversal_preview(*, hand_ids: Iterable[int]) -> ReversalPreview:
-    """The reversal of ``hand_ids``' coins and 实力积分 (nothing written)."""
+
+_SETTLED = [LedgerEntry.Kind.HAND, LedgerEntry.Kind.RAKE, LedgerEntry.Kind.RECALC]
+
+
+def reversal_preview(
+    *, hand_ids: Iterable[int], restore_ids: Iterable[int] = ()
+) -> ReversalPreview:
+    """The reversal of ``hand_ids``' coins and 实力积分, and the restoration
+    of ``restore_ids`` (hands reversed earlier); nothing written."""
     ids = sorted({int(h) for h in hand_ids})
-    preview = ReversalPreview(hand_ids=ids)
+    back = sorted({int(h) for h in restore_ids} - set(ids))
+    preview = ReversalPreview(hand_ids=ids, restore_ids=back)
     entries = list(
         LedgerEntry.objects.filter(
-            hand_id__in=ids,
-            kind__in=[
-                LedgerEntry.Kind.HAND,
-                LedgerEntry.Kind.RAKE,
-                LedgerEntry.Kind.RECALC,
-            ],
-            reversed_by__isnull=True,
+            hand_id__in=ids, kind__in=_SETTLED, reversed_by__isnull=True
         ).order_by("hand_id", "id")
+    ) + list(
+        LedgerEntry.objects.filter(
+            hand_id__in=back,
+            kind=LedgerEntry.Kind.REVERSAL,
+            reverses__kind__in=_SETTLED,
+            reversed_by__isnull=True,
+        )
+        .select_related("reverses")
+        .order_by("hand_id", "id")
     )
     names = dict(
         Profile.objects.filter(user_id__in={e.user_id for e in entries}).values_list(
@@ -164,26 +184,30 @@ def reversal_preview(*, hand_ids: Iterable[int]) -> ReversalPreview:
     totals: dict[int, dict[str, int]] = defaultdict(lambda: {"coins": 0, "points": 0})
     for e in entries:
         amount = -int(e.amount)
+        restore = e.kind == LedgerEntry.Kind.REVERSAL
+        kind = e.reverses.kind if restore and e.reverses else e.kind
         preview.rows.append(
             {
                 "hand": e.hand_id,
                 "user": e.user_id,
                 "name": names.get(e.user_id, str(e.user_id)),
                 "currency": e.currency,
-                "kind": e.kind,
+                "kind": kind,
                 "amount": amount,
+                "restore": restore,
             }
         )
         totals[e.user_id][e.currency] += amount
         if e.currency == LedgerEntry.Currency.COINS:
             preview.players_coins += amount
-            if e.kind == LedgerEntry.Kind.RAKE:
+            if kind == LedgerEntry.Kind.RAKE:
                 preview.rake += amount
         else:
             preview.points += amount
     preview.totals = dict(totals)
     preview.names = names
-    preview.skipped = [h for h in ids if h not in {e.hand_id for e in entries}]
+    found = {e.hand_id for e in entries}
+    preview.skipped = [h for h in preview.all_ids if h not in found]
     return preview
 
 
@@ -211,6 +235,7 @@ def case_decide(
     reason: str,
     days: int | None = None,
     reverse_hand_ids: Sequence[int] = (),
+    restore_hand_ids: Sequence[int] = (),
     previewed_hand_ids: Sequence[int] = (),
     now: datetime | None = None,
 ) -> Case:
@@ -218,11 +243,22 @@ def case_decide(
 
     ``reverse_hand_ids`` (not with a dismissal) are reversed through the
     ledger (``games.services.settlement.hand_reverse``: coins, rake and
-    实力积分 back), and must equal ``previewed_hand_ids`` — the moderator saw
-    :func:`reversal_preview` of exactly these first.  Writes the sanction,
-    closes the inquiry, appends the audit entry (before/after: the case,
-    the suspect's sanctions, the balances the reversal touched) and, on
-    commit, sends the notices and enforces a suspension or ban.
+    实力积分 back); ``restore_hand_ids`` (hands an earlier decision on this
+    case reversed) get back what the reversal took
+    (``games.services.settlement.hand_restore``).  Together they must equal
+    ``previewed_hand_ids`` — the moderator saw :func:`reversal_preview` of
+    exactly these first.
+
+    A later decision (the case was reopened by an appeal) replaces the
+    earlier one: every sanction the case still has in force is lifted with
+    this decision's reason (one ``lift`` audit entry each) before the new
+    outcome's sanction, if any, is written — so a dismissal after an appeal
+    leaves nothing of the earlier suspension in force.  Writes the
+    sanction, closes the inquiry, appends the audit entry (before/after:
+    the case, the suspect's sanctions, the balances the reversal touched;
+    ``after`` also names the sanctions lifted and the hands reversed and
+    restored by this decision) and, on commit, sends the notices and
+    enforces a suspension or ban.
 
     Raises:
         DecisionError: blank reason, unknown outcome, bad ``days``, hands
@@ -242,20 +278,27 @@ def case_decide(
     ):
         raise DecisionError(_("请填写 1 到 %(max)d 之间的天数") % {"max": MAX_DAYS})
     wanted = sorted({int(h) for h in reverse_hand_ids})
+    restore = sorted({int(h) for h in restore_hand_ids})
     if wanted and outcome == Outcome.DISMISS:
         raise DecisionError(_("驳回时不能冲正牌局"))
-    if wanted != sorted({int(h) for h in previewed_hand_ids}):
+    if set(wanted) & set(restore):
+        raise DecisionError(_("同一牌局不能既冲正又恢复"))
+    if sorted(set(wanted) | set(restore)) != sorted(
+        {int(h) for h in previewed_hand_ids}
+    ):
         raise DecisionError(_("请先预览冲正，再确认处理"))
     with transaction.atomic():
         case = _locked(case_id)
         if case.status == Case.Status.DECIDED:
             raise DecisionError(_("这个案件已经处理过了"))
         _check_lock(case, moderator, now)
-        allowed = set(reversible_hands(case))
+        allowed = set(reversible_hands(case)) - set(case.reversed_hands or [])
         if not set(wanted) <= allowed:
             raise DecisionError(_("只能冲正这个案件相关的牌局"))
+        if not set(restore) <= set(case.reversed_hands or []):
+            raise DecisionError(_("只能恢复这个案件冲正过的牌局"))
         touched = set(
-            HandSeat.objects.filter(hand_id__in=wanted).values_list(
+            HandSeat.objects.filter(hand_id__in=wanted + restore).values_list(
                 "user_id", flat=True
             )
         )
@@ -264,6 +307,7 @@ def case_decide(
             "sanctions": sanctions_of(case.suspect_id, now),
             "balances": balances(touched),
         }
+        lifted = _lift_case_sanctions(case, moderator, reason, now)
         sanction = None
         kind = {
             Outcome.MUTE: Sanction.Kind.MUTE,
@@ -280,9 +324,15 @@ def case_decide(
                 case=case,
                 created_by=moderator,
             )
-        reversed_entries = 0
+        reversed_entries = restored_entries = 0
         for hand_id in wanted:
             reversed_entries += hand_reverse(
+                hand_id=hand_id,
+                reason=f"#{case.pk}: {reason}"[:255],
+                by=moderator,
+            )
+        for hand_id in restore:
+            restored_entries += hand_restore(
                 hand_id=hand_id,
                 reason=f"#{case.pk}: {reason}"[:255],
                 by=moderator,
@@ -293,7 +343,9 @@ def case_decide(
         case.decided_by, case.decided_at = moderator, now
         case.inquiry_by, case.inquiry_at = None, None
         case.appealed = False
-        case.reversed_hands = sorted(set(case.reversed_hands or []) | set(wanted))
+        case.reversed_hands = sorted(
+            (set(case.reversed_hands or []) | set(wanted)) - set(restore)
+        )
         case.save()
         entry = audit(
             action=AuditEntry.Action.DECIDE,
@@ -309,7 +361,13 @@ def case_decide(
                 "balances": balances(touched),
                 "sanction": sanction.pk if sanction else None,
                 "days": days,
+                "reversed": wanted,
                 "reversed_entries": reversed_entries,
+                "restored": restore,
+                "restored_entries": restored_entries,
+                "lifted": [
+                    {"id": s.pk, "kind": s.kind, "ends": _iso(s.ends)} for s in lifted
+                ],
             },
         )
         case_id, entry_id = case.pk, entry.pk
@@ -321,3 +379,33 @@ def case_decide(
             sanction_id = sanction.pk
             transaction.on_commit(lambda: enforce_sanction.delay(sanction_id))
     return case
+
+
+def _lift_case_sanctions(
+    case: Case, moderator: User, reason: str, now: datetime
+) -> list[Sanction]:
+    """Lift the sanctions ``case`` still has in force (a later decision
+    replaces them); one ``lift`` audit entry each.  Case row locked."""
+    lifted = list(
+        Sanction.objects.select_for_update()
+        .filter(active_q(now), case=case)
+        .order_by("id")
+    )
+    for sanction in lifted:
+        sanction.lifted_at, sanction.lifted_by = now, moderator
+        sanction.save(update_fields=["lifted_at", "lifted_by"])
+        audit(
+            action=AuditEntry.Action.LIFT,
+            actor=moderator,
+            at=now,
+            case=case,
+            subject_id=sanction.user_id,
+            reason=reason,
+            before={"sanction": sanction.pk, "kind": sanction.kind, "lifted_at": None},
+            after={"sanction": sanction.pk, "lifted_at": now.isoformat()},
+        )
+    return lifted
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None

@@ -20,7 +20,7 @@ from accounts.models import User
 from accounts.services import inbox_send
 from games.models import HandSeat
 
-from ..models import UPHELD, Case, Sanction
+from ..models import UPHELD, AuditEntry, Case, Sanction
 from ..restrictions import until_text
 
 OUTCOME_LABELS = {
@@ -29,6 +29,12 @@ OUTCOME_LABELS = {
     "mute": gettext_noop("禁言"),
     "suspend": gettext_noop("暂停账号"),
     "ban": gettext_noop("封禁"),
+}
+SANCTION_LABELS = {
+    "mute": gettext_noop("禁言"),
+    "suspend": gettext_noop("暂停账号"),
+    "ban": gettext_noop("封禁"),
+    "playban": gettext_noop("禁赛（中途弃局）"),
 }
 CATEGORY_LABELS = {
     "cheating": gettext_noop("作弊/外挂"),
@@ -68,53 +74,122 @@ def _nickname(user_id: int) -> str:
     return profile.nickname if profile else user.get_username()
 
 
-def case_notify_decided(*, case_id: int) -> int:
-    """Send the decision's messages; return how many were sent."""
+def _hands(ids: list[int]) -> str:
+    return ", ".join(f"#{h}" for h in ids)
+
+
+def _what_it_did(case: Case, audit_id: int | None) -> dict[str, Any]:
+    """What the decision of audit entry ``audit_id`` did (the latest decision
+    of ``case`` when None): hands reversed and restored, sanctions lifted, and
+    whether it replaced an earlier decision (after an appeal)."""
+    decisions = AuditEntry.objects.filter(case=case, action=AuditEntry.Action.DECIDE)
+    entry = (
+        decisions.filter(pk=audit_id).first()
+        if audit_id is not None
+        else decisions.order_by("-at", "-id").first()
+    )
+    after = (entry.after if entry else None) or {}
+    return {
+        "reversed": list(after.get("reversed", case.reversed_hands or [])),
+        "restored": list(after.get("restored", [])),
+        "lifted": list(after.get("lifted", [])),
+        "again": entry is not None and decisions.filter(pk__lt=entry.pk).exists(),
+    }
+
+
+def case_notify_decided(*, case_id: int, audit_id: int | None = None) -> int:
+    """Send the messages of the decision of audit entry ``audit_id`` (by
+    default the case's latest); return how many were sent.
+
+    A first decision tells the reporters the outcome and, when it acts
+    against them, the reported player.  A later decision (after an appeal)
+    tells both sides what changed: the sanctions lifted, the hands whose
+    reversal was undone, the new outcome.
+    """
     case = Case.objects.get(pk=case_id)
     upheld = case.outcome in UPHELD
-    reversed_hands = list(case.reversed_hands or [])
+    did = _what_it_did(case, audit_id)
+    reversed_hands, restored = did["reversed"], did["restored"]
+    again = did["again"]
     sent = 0
     suspect = _nickname(case.suspect_id)
+    category = [CATEGORY_LABELS[case.category]]
+    outcome = [OUTCOME_LABELS[case.outcome]]
     reporters = sorted(
         {r for r in case.reports.values_list("reporter_id", flat=True) if r}
     )
     for reporter in reporters:
-        body: list[list[Any]] = [
-            [
-                gettext_noop(
-                    "你对「%(player)s」的举报（%(category)s，案件 #%(case)s）已经处理。"
-                ),
-                {
-                    "player": suspect,
-                    "category": [CATEGORY_LABELS[case.category]],
-                    "case": case.pk,
-                },
-            ],
-            [gettext_noop("结果：已对该玩家采取措施。")]
-            if upheld
-            else [gettext_noop("结果：经核查未发现违规，未采取措施。")],
-        ]
+        body: list[list[Any]]
+        if again:
+            body = [
+                [
+                    gettext_noop(
+                        "你对「%(player)s」的举报（%(category)s，案件 #%(case)s）在对方申诉后已经重新审查。"
+                    ),
+                    {"player": suspect, "category": category, "case": case.pk},
+                ],
+                [
+                    gettext_noop("复查结果：维持对该玩家的措施（%(outcome)s）。"),
+                    {"outcome": outcome},
+                ]
+                if upheld
+                else [gettext_noop("复查结果：撤销对该玩家的处罚，不再采取措施。")],
+            ]
+            if restored:
+                body.append(
+                    [
+                        gettext_noop("此前冲正的牌局已恢复原来的结算：%(hands)s"),
+                        {"hands": _hands(restored)},
+                    ]
+                )
+            subject = [gettext_noop("你的举报已复查")]
+        else:
+            body = [
+                [
+                    gettext_noop(
+                        "你对「%(player)s」的举报（%(category)s，案件 #%(case)s）已经处理。"
+                    ),
+                    {"player": suspect, "category": category, "case": case.pk},
+                ],
+                [gettext_noop("结果：已对该玩家采取措施。")]
+                if upheld
+                else [gettext_noop("结果：经核查未发现违规，未采取措施。")],
+            ]
+            subject = [gettext_noop("你的举报已处理")]
         if reversed_hands:
             body.append([gettext_noop("相关牌局的游戏币和实力积分已按账目冲正。")])
         body.append([gettext_noop("谢谢你帮助维护公平的牌桌。")])
-        _send(to=reporter, subject=[gettext_noop("你的举报已处理")], body=body)
+        _send(to=reporter, subject=subject, body=body)
         sent += 1
-    if upheld or reversed_hands:
-        sanction = case.sanctions.order_by("-id").first()
-        body = [
-            [
-                gettext_noop(
-                    "关于你的案件 #%(case)s（%(category)s），处理结果：%(outcome)s。"
-                ),
-                {
-                    "case": case.pk,
-                    "category": [CATEGORY_LABELS[case.category]],
-                    "outcome": [OUTCOME_LABELS[case.outcome]],
-                },
-            ],
-            [gettext_noop("理由：%(reason)s"), {"reason": case.reason}],
-        ]
-        if sanction is not None:
+    if upheld or reversed_hands or again:
+        sanction = case.sanctions.filter(lifted_at__isnull=True).order_by("-id").first()
+        if again:
+            body = [
+                [
+                    gettext_noop(
+                        "你对案件 #%(case)s（%(category)s）的申诉已经审查，处理结果：%(outcome)s。"
+                    ),
+                    {"case": case.pk, "category": category, "outcome": outcome},
+                ]
+            ]
+        else:
+            body = [
+                [
+                    gettext_noop(
+                        "关于你的案件 #%(case)s（%(category)s），处理结果：%(outcome)s。"
+                    ),
+                    {"case": case.pk, "category": category, "outcome": outcome},
+                ]
+            ]
+        body.append([gettext_noop("理由：%(reason)s"), {"reason": case.reason}])
+        for lifted in did["lifted"]:
+            body.append(
+                [
+                    gettext_noop("原来的处罚（%(kind)s）已解除。"),
+                    {"kind": [SANCTION_LABELS.get(lifted["kind"], lifted["kind"])]},
+                ]
+            )
+        if sanction is not None and upheld:
             body.append(
                 [gettext_noop("有效期至：%(until)s"), {"until": until_text(sanction)}]
                 if sanction.ends
@@ -124,40 +199,100 @@ def case_notify_decided(*, case_id: int) -> int:
             body.append(
                 [
                     gettext_noop("以下牌局的游戏币和实力积分已冲正：%(hands)s"),
-                    {"hands": ", ".join(f"#{h}" for h in reversed_hands)},
+                    {"hands": _hands(reversed_hands)},
                 ]
             )
-        body.append(
-            [gettext_noop("如有异议，可以直接回复这封站内信提出申诉，案件会重新审查。")]
-        )
+        if restored:
+            body.append(
+                [
+                    gettext_noop("以下牌局的游戏币和实力积分已恢复：%(hands)s"),
+                    {"hands": _hands(restored)},
+                ]
+            )
+        appealable = upheld or bool(case.reversed_hands)
+        if appealable:
+            body.append(
+                [
+                    gettext_noop(
+                        "如有异议，可以直接回复这封站内信提出申诉，案件会重新审查。"
+                    )
+                ]
+            )
         _send(
             to=case.suspect_id,
-            subject=[gettext_noop("处理通知")],
+            subject=[gettext_noop("申诉结果")] if again else [gettext_noop("处理通知")],
             body=body,
-            reply_url=reverse("moderation:appeal", args=[case.pk]),
+            reply_url=reverse("moderation:appeal", args=[case.pk])
+            if appealable
+            else "",
         )
         sent += 1
-    # the other players of reversed hands who did not report: their balances moved
-    others = set(
-        HandSeat.objects.filter(hand_id__in=reversed_hands)
-        .exclude(user_id__in=[case.suspect_id, *reporters])
-        .exclude(user__profile__is_bot=True)
-        .values_list("user_id", flat=True)
+    # the other players of reversed or restored hands who did not report:
+    # their balances moved
+    for hands, subject, text in (
+        (
+            reversed_hands,
+            gettext_noop("牌局冲正通知"),
+            gettext_noop(
+                "经管理员处理（案件 #%(case)s），以下牌局的游戏币和实力积分已冲正：%(hands)s"
+            ),
+        ),
+        (
+            restored,
+            gettext_noop("牌局恢复通知"),
+            gettext_noop(
+                "经管理员复查（案件 #%(case)s），以下牌局的游戏币和实力积分已恢复原来的结算：%(hands)s"
+            ),
+        ),
+    ):
+        others = set(
+            HandSeat.objects.filter(hand_id__in=hands)
+            .exclude(user_id__in=[case.suspect_id, *reporters])
+            .exclude(user__profile__is_bot=True)
+            .values_list("user_id", flat=True)
+        )
+        for other in sorted(others):
+            _send(
+                to=other,
+                subject=[subject],
+                body=[[text, {"case": case.pk, "hands": _hands(hands)}]],
+            )
+            sent += 1
+    return sent
+
+
+def notify_lifted(*, sanction_id: int, reason: str) -> int:
+    """Tell both sides that a sanction was lifted early: the player, and the
+    reporters of the case that decided it.  Returns how many were sent."""
+    sanction = Sanction.objects.select_related("case").get(pk=sanction_id)
+    kind = [SANCTION_LABELS.get(sanction.kind, sanction.kind)]
+    _send(
+        to=sanction.user_id,
+        subject=[gettext_noop("处罚已解除")],
+        body=[
+            [gettext_noop("你的处罚（%(kind)s）已由管理员提前解除。"), {"kind": kind}],
+            [gettext_noop("理由：%(reason)s"), {"reason": reason}],
+        ],
     )
-    for other in sorted(others):
+    sent = 1
+    case = sanction.case
+    if case is None:
+        return sent
+    suspect = _nickname(sanction.user_id)
+    for reporter in sorted(
+        {r for r in case.reports.values_list("reporter_id", flat=True) if r}
+    ):
         _send(
-            to=other,
-            subject=[gettext_noop("牌局冲正通知")],
+            to=reporter,
+            subject=[gettext_noop("你举报的玩家的处罚已解除")],
             body=[
                 [
                     gettext_noop(
-                        "经管理员处理（案件 #%(case)s），以下牌局的游戏币和实力积分已冲正：%(hands)s"
+                        "你举报的「%(player)s」（案件 #%(case)s）的处罚（%(kind)s）已由管理员解除。"
                     ),
-                    {
-                        "case": case.pk,
-                        "hands": ", ".join(f"#{h}" for h in reversed_hands),
-                    },
-                ]
+                    {"player": suspect, "case": case.pk, "kind": kind},
+                ],
+                [gettext_noop("谢谢你帮助维护公平的牌桌。")],
             ],
         )
         sent += 1
