@@ -82,14 +82,22 @@ def event_to_row(record: HandRecord, ev: Event) -> HandEvent:
     )
 
 
-def rebuild_hand(record: HandRecord) -> Hand:
+def rebuild_hand(record: HandRecord, *, upto: int | None = None) -> Hand:
     """Replay ``record``'s seed and stored log into a fresh :class:`Hand`.
+
+    ``upto``: rebuild the hand as it was at that event (the log is append-only
+    and every write ends at a move's last event, so the prefix up to a
+    table row's ``seq`` is the state that row was committed with); ``None``
+    replays the whole log.
 
     Raises:
         HandUnavailableError: no events, no seed, or the replay does not
             reproduce the stored log (tampered or truncated).
     """
-    rows = list(HandEvent.objects.filter(hand=record).order_by("seq"))
+    query = HandEvent.objects.filter(hand=record)
+    if upto is not None:
+        query = query.filter(seq__lte=upto)
+    rows = list(query.order_by("seq"))
     if not rows or not record.secret_seed:
         raise HandUnavailableError(f"hand {record.pk} has no log or no seed")
     events = [event_from_row(r) for r in rows]
@@ -107,11 +115,17 @@ def rebuild_hand(record: HandRecord) -> Hand:
 def load_hand(record: HandRecord, *, seq: int) -> Hand:
     """Return the live hand of ``record`` at event ``seq`` (cache or replay).
 
+    The hand is the state at ``seq`` exactly, even when the log has moved on
+    since the caller read ``seq`` (a move committed between the table row
+    and the log, issue 11 §5.6): a frame is built from one state, the one
+    its row describes, never the row of one moment and the log of another.
+    A cached hand ahead of ``seq`` stays cached (it is the newer state).
+
     Call holding :func:`hand_lock` of ``record``.
 
     Raises:
         HandUnavailableError: see :func:`rebuild_hand`, or the log does not
-            end at ``seq``.
+            reach ``seq``.
     """
     with _GUARD:
         hand = _CACHE.get(record.pk)
@@ -121,12 +135,14 @@ def load_hand(record: HandRecord, *, seq: int) -> Hand:
         return hand
     if hand is not None and hand.seq < seq and _catch_up(record, hand, seq):
         return hand
-    hand = rebuild_hand(record)
+    newer = hand is not None and hand.seq > seq
+    hand = rebuild_hand(record, upto=seq)
     if hand.seq != seq:
         raise HandUnavailableError(
             f"hand {record.pk}: log ends at {hand.seq}, table says {seq}"
         )
-    remember_hand(record.pk, hand)
+    if not newer:
+        remember_hand(record.pk, hand)
     return hand
 
 
@@ -136,7 +152,11 @@ def _catch_up(record: HandRecord, hand: Hand, seq: int) -> bool:
     produces must equal the stored ones.  Returns False (cache dropped) when
     they do not, so the caller rebuilds from the start.
     """
-    rows = list(HandEvent.objects.filter(hand=record, seq__gt=hand.seq).order_by("seq"))
+    rows = list(
+        HandEvent.objects.filter(hand=record, seq__gt=hand.seq, seq__lte=seq).order_by(
+            "seq"
+        )
+    )
     start = len(hand.events)
     try:
         for row in rows:
