@@ -102,6 +102,7 @@ Table-level requests the browser may send (no engine seq needed):
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -124,6 +125,8 @@ from games.templatetags.mj_table import bot_name
 from mahjong_site.language import pinned_language
 
 from .models import HandRecord, Table
+
+log = logging.getLogger(__name__)
 
 FRAME_TEMPLATE = "games/partials/frame.html"
 
@@ -709,6 +712,7 @@ def seat_context(
         ValueError: ``seat`` is not 0 or 1.
     """
     from .services.hands import HandUnavailableError, hand_lock, load_hand
+    from .services.unplayable import annul_unplayable, is_evaluation_error
 
     if seat not in (0, 1):
         raise ValueError("seat must be 0 or 1")
@@ -748,6 +752,7 @@ def seat_context(
         }
     view: dict[str, Any] | None = None
     veil: dict[str, Any] | None = None
+    broken: str | None = None
     if record is not None and record.status != HandRecord.Status.ANNULLED:
         with hand_lock(record.pk):
             try:
@@ -755,23 +760,47 @@ def seat_context(
             except HandUnavailableError:
                 hand = None
             if hand is not None:
-                view = hand.view(seat)
-                seen = _visible_counts(view)
-                veil = _veiled(table, seat, hand, now)
-                actions = (
-                    _actions(hand, seat, view, seen) if not veil else dict(NO_ACTIONS)
-                )
-                if veil:
-                    actions["auto"] = {"on": hand.state.auto[seat], "available": True}
-                    # the claim prompt's seq, the same whether or not the
-                    # opponent could claim (see games.services.play)
-                    ctx["seq"] = int(veil.get("shown", veil["seq"]))
-                tenpai = None
-                s = hand.state
-                counts = s.concealed[seat]
-                if sum(counts) + 3 * len(s.melds[seat]) == 13:
-                    w = _waits(hand, seat, list(counts), seen)
-                    tenpai = {"waits": w} if w else None
+                try:
+                    view = hand.view(seat)
+                    seen = _visible_counts(view)
+                    veil = _veiled(table, seat, hand, now)
+                    actions = (
+                        _actions(hand, seat, view, seen)
+                        if not veil
+                        else dict(NO_ACTIONS)
+                    )
+                    if veil:
+                        actions["auto"] = {
+                            "on": hand.state.auto[seat],
+                            "available": True,
+                        }
+                        # the claim prompt's seq, the same whether or not the
+                        # opponent could claim (see games.services.play)
+                        ctx["seq"] = int(veil.get("shown", veil["seq"]))
+                    tenpai = None
+                    s = hand.state
+                    counts = s.concealed[seat]
+                    if sum(counts) + 3 * len(s.melds[seat]) == 13:
+                        w = _waits(hand, seat, list(counts), seen)
+                        tenpai = {"waits": w} if w else None
+                except Exception as exc:  # any failure would freeze the table
+                    if not is_evaluation_error(exc):
+                        raise
+                    log.exception("table %s: seat %s cannot be shown", table.pk, seat)
+                    broken = f"frame of seat {seat}: {type(exc).__name__}: {exc}"
+    if broken is not None and record is not None:
+        # issue 11 §5.1: never a dead table (500, closed sockets, a lobby
+        # sending players back to it): annul the hand, then show that
+        annul_unplayable(table_id=table.pk, hand_id=record.pk, reason=broken, now=now)
+        fresh = (
+            Table.objects.select_related("room", "hand", "match")
+            .filter(pk=table.pk)
+            .first()
+        )
+        annulled = HandRecord.Status.ANNULLED
+        if fresh and fresh.hand_id == record.pk and fresh.hand.status == annulled:
+            return seat_context(fresh, seat, user=user, now=now, toast=toast)
+        view = None
     profiles = _profiles(table)
     players = {
         "me": _player(table, seat, view["me"] if view else None, profiles),

@@ -72,6 +72,7 @@ from mahjong_site.prepared import PreparedQuery
 from ..models import HandRecord, Table
 from .hands import event_to_row, forget_hand, hand_lock, load_hand, remember_hand
 from .notify import notify_table, schedule, scheduler_mode
+from .unplayable import annul_on_failure
 
 log = logging.getLogger(__name__)
 
@@ -484,6 +485,7 @@ def _run_auto(
     return out
 
 
+@annul_on_failure(lambda table_id, hand_id, *a, **k: hand_id)
 def do_auto_step(
     table_id: int, hand_id: int, seq: int, *, now: float | None = None
 ) -> bool:
@@ -665,7 +667,13 @@ def do_apply_action(
                 payload = _unveil_seq(payload, hand, veil)
             action = check_action(payload, hand, seat)
             before = _veil_snapshot(hand, seat)
-            events = hand.apply(action, now=now)
+            try:
+                events = hand.apply(action, now=now)
+            except ActionError:
+                raise  # refused: the hand is unchanged
+            except Exception:
+                forget_hand(record.pk)  # it may have changed halfway
+                raise
             try:
                 events += _run_auto(table, hand, now, events)
                 reveal = _set_veil(
@@ -817,6 +825,7 @@ def _clear_deadline(table: Table) -> None:
         table.save(update_fields=["deadline", "updated"])
 
 
+@annul_on_failure(lambda table_id, hand_id, *a, **k: hand_id)
 def do_timeout(
     table_id: int, hand_id: int, seq: int, *, now: float | None = None
 ) -> bool:
@@ -824,7 +833,9 @@ def do_timeout(
 
     Runs under the table lock and does nothing unless the table's current
     hand is ``hand_id`` and still at ``seq`` — so a job that fires twice, or
-    after the seat answered, changes nothing.  Returns whether it acted.
+    after the seat answered, changes nothing.  Returns whether it acted.  A
+    hand the server cannot evaluate is annulled instead (issue 11 §5.1,
+    games.services.unplayable), and False returned.
     """
     with transaction.atomic():
         try:
@@ -886,7 +897,8 @@ def sweep_deadlines(*, now: float | None = None, limit: int = 500) -> int:
     read: a table that moved on meanwhile, or that another sweep (another
     worker) just handled, is left alone, so a timeout is applied once.
     Returns how many tables it acted on.  One table's error is logged and
-    does not stop the others.
+    does not stop the others; a table whose hand cannot be evaluated is
+    annulled by :func:`do_timeout` and leaves the sweep (issue 11 §5.1).
     """
     now = time.time() if now is None else now
     due = (
@@ -1002,6 +1014,7 @@ AWAY_TOLERANCE = 0.5
 """Seconds a ``seat_away`` job may run early (clocks of different processes)."""
 
 
+@annul_on_failure(lambda table_id, seat, hand_id, *a, **k: hand_id)
 def do_seat_away(
     table_id: int, seat: int, hand_id: int, *, now: float | None = None
 ) -> bool:

@@ -18,6 +18,7 @@ from .hands import HandUnavailableError, forget_hand, hand_lock, rebuild_hand
 from .notify import notify_table, schedule, scheduler_mode
 from .play import TableError, _automated_seat, lock_table
 from .settlement import annul_hand
+from .unplayable import check_playable, is_evaluation_error
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,9 @@ def resume_tables(*, now: float | None = None) -> ResumeReport:
     process cache is ignored); if that works, reset the connection counts
     (nobody is connected after a restart), reschedule the deadline job for
     the current ``seq`` and start the disconnect grace for both seats; if it
-    fails, annul the hand (系统断线: 和局, stakes returned).  Settling tables
+    fails, or the rebuilt hand cannot be read for a seat
+    (games.services.unplayable.check_playable), annul the hand (系统断线:
+    和局, stakes returned).  Settling tables
     get their countdown job again.  Idempotent: the jobs check ``seq``.
     """
     now = time.time() if now is None else now
@@ -70,7 +73,12 @@ def resume_tables(*, now: float | None = None) -> ResumeReport:
                         raise HandUnavailableError(
                             f"log ends at {hand.seq}, table at {table.seq}"
                         )
-                except HandUnavailableError as exc:
+                    # a hand that replays but cannot be read for a seat
+                    # would freeze the table (issue 11 §5.1)
+                    check_playable(hand)
+                except Exception as exc:
+                    if not is_evaluation_error(exc):
+                        raise
                     log.warning("annulling hand %s: %s", record.pk, exc)
                     annul_hand(table=table, record=record, now=now, reason=str(exc))
                     notify_table(table.pk)
