@@ -302,6 +302,10 @@ def _player(
         "dealer": False,
         "is_bot": bot,
         "auto_play": bool(side.get("auto_play")),
+        # suspended or banned during the hand: 托管 finishes it, never winning
+        "removed": table.status == Table.Status.PLAYING
+        and table.closed_reason == "removed"
+        and table.closed_seat == seat,
         "ready": bool(side.get("ready")),
         "open_hand": bool(side.get("open_hand")),
         "start_double": bool(side.get("start_double")),

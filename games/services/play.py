@@ -47,6 +47,7 @@ from games.engine.actions import (
     Action,
     AutoPlay,
     Discard,
+    Pass,
     Ready,
     Timeout,
     Win,
@@ -538,6 +539,8 @@ def _auto_move(table: Table, hand: Hand, seat: int) -> Action:
     default = hand.default_action(seat)
     if default is None:  # pragma: no cover - only pending seats get here
         return Timeout(seat, s.seq)
+    if table.closed_reason == "removed" and table.closed_seat == seat:
+        return _removed_move(hand, seat, default)
     if isinstance(default, Win) or s.phase in (Phase.PRE_DEAL, Phase.DOUBLE):
         return default
     key = (table.pk, seat)
@@ -553,6 +556,26 @@ def _auto_move(table: Table, hand: Hand, seat: int) -> Action:
     except ValueError:  # pragma: no cover - a pending seat always has a move
         log.exception("托管 bot found no move for table %s seat %s", table.pk, seat)
         return default
+
+
+def _removed_move(hand: Hand, seat: int, default: Action) -> Action:
+    """托管 of a player suspended or banned during the hand (issue 14).
+
+    It finishes the hand without playing for them: never a win, claim or
+    kong — a pass when asked about a discard, the drawn tile (the timeout's
+    discard) on its turn, every pre-deal choice declined — so the ban cannot
+    win them coins; the opponent may still win.
+    """
+    if not isinstance(default, Win):
+        return default
+    s = hand.state
+    legal = hand.legal_actions(seat)
+    if s.phase is not Phase.TURN:
+        return next((a for a in legal if isinstance(a, Pass)), default)
+    drawn = s.drawn[seat]
+    discards = [a for a in legal if isinstance(a, Discard)]
+    same = [a for a in discards if drawn is not None and a.tile.index == drawn]
+    return (same or discards or [default])[0]
 
 
 def _persist(
@@ -992,12 +1015,19 @@ def note_disconnect(table_id: int, seat: int, *, now: float | None = None) -> No
             )
 
 
-def seat_force_auto(table_id: int, seat: int, *, now: float | None = None) -> bool:
+def seat_force_auto(
+    table_id: int, seat: int, *, now: float | None = None, removed: bool = False
+) -> bool:
     """托管 on for ``seat`` at once, connected or not; return whether it changed.
 
     Moderation (issue 14): the live hand of a suspended or banned player is
     finished by 托管 (their websockets are closed and refused, so nothing
     turns it off again).  Logged as the engine action ``auto_play``.
+    ``removed``: the seat's player was suspended or banned — the table is
+    marked (``closed_reason`` "removed" and ``closed_seat`` while the hand
+    is played), so their 托管 never wins, claims or kongs for them
+    (:func:`_removed_move`), the opponent's frame says so, and the table
+    closes when the hand is settled (no 继续 with them).
     """
     now = time.time() if now is None else now
     with transaction.atomic():
@@ -1007,7 +1037,13 @@ def seat_force_auto(table_id: int, seat: int, *, now: float | None = None) -> bo
             return False
         if not table.is_human(seat):
             return False
-        return _set_auto(table, seat, True, now)
+        if removed and table.status == Table.Status.PLAYING:
+            table.closed_reason, table.closed_seat = "removed", seat
+            table.save(update_fields=["closed_reason", "closed_seat", "updated"])
+        changed = _set_auto(table, seat, True, now)
+        if removed and not changed:
+            notify_table(table.pk)  # the opponent's frame says what happened
+        return changed
 
 
 AWAY_TOLERANCE = 0.5

@@ -56,10 +56,19 @@ def _begin_settling(table: Table, record: HandRecord, now: float) -> None:
         settings.MAHJONG_SETTLEMENT_SECONDS
         or get_ruleset(record.ruleset).timers.settlement
     )
-    table.status = Table.Status.SETTLING
     table.deadline = None
-    table.continue_votes = [] if not table.is_bot else [1]
     table.settle_deadline = datetime.fromtimestamp(now + seconds, tz=UTC)
+    if table.closed_reason == "removed":
+        # a player was suspended or banned during the hand: no 继续 with them
+        # (games.services.play.seat_force_auto); the opponent reads why
+        table.status = Table.Status.CLOSED
+        table.continue_votes = []
+        if table.match is not None and table.match.ended is None:
+            table.match.ended = datetime.fromtimestamp(now, tz=UTC)
+            table.match.save(update_fields=["ended"])
+        return
+    table.status = Table.Status.SETTLING
+    table.continue_votes = [] if not table.is_bot else [1]
     schedule("settle_timeout", [table.pk, record.pk], at=now + seconds)
 
 

@@ -394,7 +394,9 @@ def table_remove_player(
     """Take ``user_id`` away from the table they are at (moderation, issue 14).
 
     A waiting or settling table closes; at a table being played their seat
-    goes to 托管, which finishes the hand.  Either way their open websockets
+    goes to 托管, which finishes the hand without ever winning for them, and
+    the table closes when it is settled (``games.services.play.seat_force_auto``
+    with ``removed``).  Either way their open websockets
     there are closed with ``message`` (on commit).  Returns the table, or
     None when they sat at none.
     """
@@ -404,7 +406,7 @@ def table_remove_player(
         return None
     seat = table.seat_of(user_id)
     if table.status == Table.Status.PLAYING and seat is not None:
-        seat_force_auto(table.pk, seat, now=now)
+        seat_force_auto(table.pk, seat, now=now, removed=True)
     else:
         with transaction.atomic():
             locked = lock_table(table.pk)

@@ -20,6 +20,10 @@
                                     #mj-root[data-sounds] — never on the first paint, and
                                     sound only after the player has touched the page
    - #mj-sound[aria-pressed]        the mute toggle, remembered in localStorage "mj-sound"
+   - #mj-ended[data-default]        shown when the server ends this player's place at the
+                                    table (close code 4423: suspended or banned):
+                                    the reason (the toast sent just before the close), no
+                                    "reconnecting", every control disabled
 */
 (function () {
   "use strict";
@@ -35,6 +39,9 @@
   // htmx's HX-Redirect (分组, 回到大厅) navigates too: a frame arriving after that
   // must not start a second navigation, which would abort the first.
   window.addEventListener("beforeunload", function () { leaving = true; });
+
+  var ended = false; // the server ended this player's place at the table
+  var lastToast = "";
 
   function $(sel, ctx) { return (ctx || document).querySelector(sel); }
   function $all(sel, ctx) { return Array.prototype.slice.call((ctx || document).querySelectorAll(sel)); }
@@ -364,6 +371,29 @@
     }
   }
 
+  /* The server closed the socket for good (4423: the player was suspended or
+     banned).  htmx does not reconnect on that code; say why and stop
+     offering moves instead of showing "reconnecting". */
+  function endTable() {
+    ended = true;
+    var c = $("#mj-conn");
+    if (c) {
+      c.classList.remove("is-open", "is-closed");
+      c.classList.add("is-ended");
+      c.textContent = c.getAttribute("data-ended");
+    }
+    var box = $("#mj-ended");
+    if (box) {
+      var reason = box.querySelector("[data-reason]");
+      if (reason) reason.textContent = lastToast || box.getAttribute("data-default");
+      box.hidden = false;
+    }
+    $all("#mj-root button, #mj-root input, #mj-root select, #mj-root textarea").forEach(function (el) {
+      el.disabled = true;
+    });
+    if (root) root.setAttribute("aria-disabled", "true");
+  }
+
   function init() {
     root = document.getElementById("mj-root");
     if (!root) return;
@@ -382,7 +412,10 @@
       var c = $("#mj-conn");
       if (c) { c.classList.add("is-open"); c.classList.remove("is-closed"); c.textContent = c.getAttribute("data-open"); }
     });
-    root.addEventListener("htmx:wsClose", function () {
+    root.addEventListener("htmx:wsClose", function (e) {
+      var code = e.detail && e.detail.event ? e.detail.event.code : 0;
+      if (code === 4423) { endTable(); return; }
+      if (ended) return;
       var c = $("#mj-conn");
       if (c) { c.classList.remove("is-open"); c.classList.add("is-closed"); c.textContent = c.getAttribute("data-closed"); }
     });
@@ -392,6 +425,11 @@
         wantFocus = { tile: a.getAttribute("data-tile"), index: handTiles().indexOf(a) };
       }
       hideWaits();
+    });
+    root.addEventListener("htmx:wsAfterMessage", function () {
+      // a refusal's words, kept: the close that may follow says no more
+      var t = $("#toast");
+      if (t && t.textContent.trim()) lastToast = t.textContent.trim();
     });
     root.addEventListener("htmx:wsAfterMessage", afterFrame);
 

@@ -1,0 +1,90 @@
+"""Moderation faults a fresh tester found that live in the browser (issue 14).
+
+- a player suspended during a hand saw only "重新连接中…": the page now says
+  why, ends, stops offering moves; the opponent reads what happened and is
+  not offered 继续 with them;
+- the case page's reversal preview needed a reason (the browser's
+  ``required`` on the decision's textarea).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from .conftest import login
+from .play import settled
+from .test_browser_moderation import _moderator
+from .test_browser_table import DESKTOP, new_page
+
+pytestmark = pytest.mark.browser
+
+
+def _pair(browser: Any, live: Any, a_name: str, b_name: str) -> tuple[Any, ...]:
+    ctx_a, a, errors_a = new_page(browser, DESKTOP)
+    ctx_b, b, errors_b = new_page(browser, DESKTOP)
+    login(a, live, a_name)
+    login(b, live, b_name)
+    for page in (a, b):
+        page.goto(f"{live.url}/lobby/")
+        page.locator("[data-testid=quick-match]").first.click()
+        page.wait_for_url(re.compile(r"/table/\d+/$"))
+    assert a.url == b.url
+    for page in (a, b):
+        page.wait_for_selector("#mj-conn.is-open")
+    return ctx_a, a, errors_a, ctx_b, b, errors_b
+
+
+def _report(live: Any, reporter: str, suspect: str) -> None:
+    """``reporter`` reports ``suspect`` from a player page (a case to decide)."""
+    live.manage(
+        "shell",
+        "-c",
+        "from accounts.models import User\n"
+        "from moderation.services.reports import report_file\n"
+        f"r = User.objects.get(username={reporter!r})\n"
+        f"s = User.objects.get(username={suspect!r})\n"
+        "report_file(reporter=r, category='cheating', text='', suspect=s)\n",
+    )
+
+
+def test_a_player_suspended_during_the_hand_is_told_and_the_table_ends(live, browser):
+    live.create_players("victim", "cheat")
+    _moderator(live, "judge2")
+    ctx_a, a, errors_a, ctx_b, b, errors_b = _pair(browser, live, "victim", "cheat")
+    _report(live, "victim", "cheat")
+    ctx_m, m, errors_m = new_page(browser, DESKTOP)
+    login(m, live, "judge2")
+    m.goto(f"{live.url}/admin/moderation/case/")
+    m.locator('#result_list tbody a[href*="/change/"]').first.click()
+    m.fill("textarea[name=reason]", "对局中使用外挂")
+    m.fill("input[name=days]", "3")
+    m.locator("[data-testid=decide-suspend]").click()
+    m.wait_for_url(re.compile(r"/admin/moderation/case/$"))
+
+    # the suspended player: the reason, an end, no "reconnecting", no moves
+    ended = b.locator("[data-testid=table-ended]")
+    ended.wait_for(state="visible")
+    assert "对局中使用外挂" in ended.inner_text()
+    assert b.locator("#mj-conn").inner_text() == "已断开"
+    b.wait_for_timeout(1500)  # nothing reconnects meanwhile
+    assert b.locator("#mj-conn").inner_text() == "已断开"
+    assert b.locator("#mj-root button:not([disabled])").count() == 0
+
+    # the opponent: told what happened, then the table closes without 继续
+    if not settled(a):
+        a.wait_for_selector("[data-testid=opponent-removed]")
+        a.keyboard.press("a")  # 托管 plays the rest for the victim too
+    end = time.time() + 240
+    while time.time() < end and not settled(a):
+        a.wait_for_timeout(300)
+    assert settled(a)
+    a.wait_for_selector("[data-testid=table-closed] [data-testid=opponent-removed]")
+    assert a.locator("[data-testid=continue]").count() == 0
+    assert a.locator("[data-testid=regroup]").count() == 1
+    assert errors_a == [] and errors_b == [] and errors_m == []
+    for ctx in (ctx_a, ctx_b, ctx_m):
+        ctx.close()
