@@ -1,10 +1,12 @@
 """举报: filing a report, as an atom of the open case against the suspect.
 
 lichess's shape: one open case per suspect and category; each reporter is
-one atom of it (a second report by the same player adds their words and
-hands to their atom).  A report against a player who has an open case of
-another category, reported within ``MAHJONG_REPORT_MERGE_HOURS``, joins that
-case too.  Triage (``moderation.tasks.triage_case``) runs on commit.
+one atom of it per category (a second report by the same player in the same
+category adds their words and hands to their atom; in another category it
+is an atom of its own, its category kept).  A report against a player who
+has an open case of another category, reported within
+``MAHJONG_REPORT_MERGE_HOURS``, joins that case too.  Triage
+(``moderation.tasks.triage_case``) runs on commit.
 """
 
 from __future__ import annotations
@@ -152,8 +154,13 @@ def _file(
     with transaction.atomic():
         lock_profiles(user_ids=[reporter.pk])  # serialises this reporter's count
         case = _open_case(suspect_id, category, now)
+        # one atom per reporter and category: a second report in another
+        # category (joining this case within the merge window) is an atom of
+        # its own, so its category is kept beside the first
         atom = (
-            case.reports.filter(reporter=reporter).first() if case is not None else None
+            case.reports.filter(reporter=reporter, category=category).first()
+            if case is not None
+            else None
         )
         if atom is None:
             day = now - timedelta(days=1)

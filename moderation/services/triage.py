@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from ..evidence import build_evidence
 from ..models import Case
-from ..priority import case_priority
+from ..priority import CATEGORY_POINTS, case_priority
 
 
 def case_triage(*, case_id: int, now: datetime | None = None) -> Case | None:
@@ -25,9 +25,17 @@ def case_triage(*, case_id: int, now: datetime | None = None) -> Case | None:
     if case is None:
         return None
     evidence = build_evidence(case=case, now=now)
-    reporters = list(case.reports.values_list("reporter_id", flat=True))
+    atoms = list(case.reports.values_list("reporter_id", "category"))
+    # a reporter counts once however many categories they reported; the
+    # case weighs as its weightiest category
+    reporters = list(dict.fromkeys(r for r, _c in atoms if r is not None))
+    reporters += [None for r, _c in atoms if r is None]
+    category = max(
+        sorted({case.category} | {c for _r, c in atoms}),
+        key=lambda c: CATEGORY_POINTS.get(c, 0),
+    )
     total, parts = case_priority(
-        category=case.category, reporters=reporters, evidence=evidence
+        category=category, reporters=reporters, evidence=evidence
     )
     with transaction.atomic():
         case = Case.objects.select_for_update().get(pk=case_id)

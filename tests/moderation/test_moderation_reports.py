@@ -211,3 +211,26 @@ def test_the_table_s_top_bar_reports_the_live_hand(client, alice, bob, room):
     client.force_login(practice.seat0)
     page = client.get(reverse("games:table", args=[practice.pk])).content.decode()
     assert 'data-testid="table-report"' not in page
+
+
+def test_a_second_report_in_another_category_keeps_both_categories(alice, bob):
+    """Tester's fault (issue 14): the same reporter, the same suspect, a new
+    category — the second report joined the first atom and its category was
+    lost.  It is an atom of its own in the open case, the case weighs as its
+    weightiest category, and the reporter counts once."""
+    from moderation.services.triage import case_triage
+
+    first, second = _hand(alice, bob), _hand(alice, bob, minutes=5)
+    a1 = report_file(reporter=alice, category="stalling", text="拖", hand=first)
+    a2 = report_file(reporter=alice, category="cheating", text="挂", hand=second)
+    assert a2.case_id == a1.case_id and a2.pk != a1.pk
+    a1.refresh_from_db()
+    assert (a1.category, a1.text) == ("stalling", "拖")
+    assert (a2.category, a2.text) == ("cheating", "挂")
+    case = case_triage(case_id=a1.case_id)
+    parts = {p["key"]: p for p in case.priority_parts}
+    assert parts["category"]["points"] == 15  # 作弊/外挂, not 恶意拖延 (5)
+    assert len(parts["reports"]["detail"]["weights"]) == 1
+    # the same category again still adds to its atom
+    a3 = report_file(reporter=alice, category="cheating", text="又", hand=second)
+    assert a3.pk == a2.pk
