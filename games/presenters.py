@@ -40,6 +40,8 @@ such as ``"5m"``, times are epoch milliseconds):
 ``wall_count``   tiles left to draw
 ``round_wind``   "1z".."4z";  ``indicators`` {bonus_tile (加番牌), wild (财神)}
 ``task``         {kind, tile, fan, factor} (任务) or None
+``task_state``   how this seat stands with it (games.engine.task.task_state:
+                 met, missed, ready, open, at_win) or None
 ``short_win``    [{tile, fan, needed}]: tiles since this seat's last action
                  that completed its hand below the minimum fan (the table
                  says "only N fan, M needed" instead of offering 和)
@@ -825,6 +827,7 @@ def seat_context(
             round_wind=None,
             indicators={"bonus_tile": None, "wild": None},
             task=None,
+            task_state=None,
             short_win=[],
             callout=None,
             stakes=None,
@@ -916,6 +919,7 @@ def seat_context(
         round_wind=view["round_wind"],
         indicators=view["indicators"],
         task=view["task"],
+        task_state=view["task_state"],
         short_win=[] if veil else view.get("short_win") or [],
         # under the veil the discarder must not learn of a claim early
         callout=None if veil or record is None else _callout(hand, record.pk, seat),

@@ -129,7 +129,6 @@ def environment(**options: Any) -> Environment:
         tiles=mj_table.tiles,
         backs=mj_table.backs,
         hand_tile=hand_tile,
-        task_state=mj_table.task_state,
         claim_text=mj_table.claim_text,
         plate=_macro(env, "games/partials/plate.html", "plate"),
         meld_html=_macro(env, "games/partials/meld.html", "meld"),

@@ -19,6 +19,7 @@ from ..rules.shanten import deficiency_each, shanten
 from ..rules.situation import WinSituation
 from ..rules.tiles import ALL_TILES
 from ..rules.waits import is_winning, waits
+from ..rules.wild_scoring import split_counts
 
 
 class ScoreLike(Protocol):
@@ -43,28 +44,11 @@ class ScoreLike(Protocol):
 WHITE = 31
 
 
-def split_wilds(counts: Sequence[int], wild: int | None) -> tuple[list[int], int]:
-    """Return ``(natural faces, number of wilds)`` of a count vector.
-
-    Seed 002 (games.rules.wild_scoring): the tiles of the wild kind are wilds;
-    白板 plays the wild kind's own face (unless the wild kind is 白板).
-    """
-    out = list(counts)
-    if wild is None:
-        return out, 0
-    n = out[wild]
-    out[wild] = 0
-    if wild != WHITE:
-        out[wild] = out[WHITE]
-        out[WHITE] = 0
-    return out, n
-
-
 def shape_complete(
     counts: Sequence[int], melds: int, wild: int | None, ruleset: RuleSet
 ) -> bool:
     """Whether 14−3m concealed tiles (``counts``) complete an allowed shape."""
-    c, w = split_wilds(counts, wild)
+    c, w = split_counts(counts, wild)
     return is_winning(c, melds=melds, wilds=w, shapes=ruleset.shapes)
 
 
@@ -72,7 +56,7 @@ def hand_shanten(
     counts: Sequence[int], melds: int, wild: int | None, ruleset: RuleSet
 ) -> int:
     """Shanten of 13−3m or 14−3m concealed tiles (-1 complete, 0 tenpai)."""
-    c, w = split_wilds(counts, wild)
+    c, w = split_counts(counts, wild)
     return shanten(c, melds=melds, wilds=w, shapes=ruleset.shapes)
 
 
@@ -88,9 +72,9 @@ def shanten_after_discards(
     The same numbers as :func:`hand_shanten` of the hand without that tile,
     one per discard, computed together (one suit changes per discard).  With
     a 财神: a discarded wild leaves one wild fewer; a discarded 白板 is taken
-    off the wild kind's face (:func:`split_wilds`).
+    off the wild kind's face (:func:`~games.rules.wild_scoring.split_counts`).
     """
-    c, w = split_wilds(counts, wild)
+    c, w = split_counts(counts, wild)
     shapes = ruleset.shapes
     faces = [
         wild if k == WHITE and wild is not None and wild != WHITE else k
@@ -115,7 +99,7 @@ def hand_waits(
     counts: Sequence[int], melds: int, wild: int | None, ruleset: RuleSet
 ) -> list[int]:
     """Kinds that complete 13−3m concealed tiles (empty: not tenpai)."""
-    c, w = split_wilds(counts, wild)
+    c, w = split_counts(counts, wild)
     return waits(c, melds=melds, wilds=w, shapes=ruleset.shapes)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..rules.melds import MeldKind
 from . import analysis
 from .actions import (
     JSON,
@@ -16,23 +15,6 @@ from .state import Phase
 class HandEnding(HandLog):
     """The endings of a hand (和 or 流局) and the ``hand_ended`` event."""
 
-    def _task_done(self, seat: int, score: analysis.ScoreLike) -> bool:
-        s = self.state
-        task = s.task
-        if task is None:
-            return False
-        if task.kind == "pung":
-            assert task.tile is not None
-            return s.concealed[seat][task.tile] >= 3 or any(
-                m.kind is not MeldKind.CHI and m.first.index == task.tile
-                for m in s.melds[seat]
-            )
-        if task.kind == "kong":
-            return any(m.is_kong for m in s.melds[seat])
-        if task.kind == "fan":
-            return any(f.id == task.fan and f.counted for f in score.fans)
-        return s.start_double[seat] or s.deal_double[seat]
-
     def _end_win(
         self,
         seat: int,
@@ -43,7 +25,12 @@ class HandEnding(HandLog):
         robbed: bool = False,
     ) -> None:
         s = self.state
-        task_done = self._task_done(seat, score)
+        task_done = s.task is not None and s.task.is_done(
+            counts=s.concealed[seat],
+            melds=s.melds[seat],
+            fan_ids={f.id for f in score.fans if f.counted},
+            doubled=s.start_double[seat] or s.deal_double[seat],
+        )
         outcome = Outcome(
             winner=seat,
             self_drawn=self_drawn,

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from ..rules.errors import InvalidHandError
 from ..rules.shanten import useful_tiles
 from ..rules.tiles import NUM_KINDS
+from ..rules.wild_scoring import split_counts
 from .actions import (
     JSON,
     Action,
@@ -51,7 +52,7 @@ from .actions import (
     Timeout,
     Win,
 )
-from .analysis import WHITE, hand_shanten, split_wilds
+from .analysis import WHITE, hand_shanten
 from .bots import make_bot
 from .bots.observation import observation_from_view
 from .events import Event
@@ -244,12 +245,12 @@ def _useful(
     """``(shanten, useful copies)`` of a hand waiting to draw (13 − 3m tiles)."""
     wild = hand.state.wild
     rs = hand.ruleset
-    faces, wilds = split_wilds(counts, wild)
+    faces, wilds = split_counts(counts, wild)
     shanten = hand_shanten(counts, melds, wild, rs)
     kinds = useful_tiles(faces, melds=melds, wilds=wilds, shapes=rs.shapes)
     total = 0
     for k in kinds:
-        # a face of the wild kind is played by 白板 (analysis.split_wilds)
+        # a face of the wild kind is played by 白板 (rules.wild_scoring.split_counts)
         if wild is not None and wild != WHITE:
             if k == wild:
                 k = WHITE

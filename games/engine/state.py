@@ -13,6 +13,7 @@ from typing import Any
 
 from ..rules.melds import Meld
 from ..rules.tiles import NUM_KINDS
+from .task import Task as Task  # re-exported: the task lives in task.py
 
 SEATS = (0, 1)
 
@@ -26,32 +27,6 @@ class Phase(StrEnum):
     CLAIM = "claim"  # ``turn`` may claim the opponent's discard
     ROB = "rob"  # ``turn`` may rob the opponent's added kong (抢杠和)
     ENDED = "ended"
-
-
-@dataclass(frozen=True, slots=True)
-class Task:
-    """任务加倍 (seed 000): the hand's random task.
-
-    ``kind`` is ``pung`` (win holding a pung or kong of ``tile``), ``kong``
-    (win having declared a kong), ``fan`` (win with the fan ``fan``) or
-    ``double`` (win after choosing a 加倍).  ``factor`` multiplies the base
-    fan in the task's share of the total (seed 000 example: ×2).
-    """
-
-    kind: str
-    tile: int | None = None
-    fan: str | None = None
-    factor: int = 2
-
-    def to_json(self) -> dict[str, Any]:
-        from ..rules.tiles import ALL_TILES
-
-        return {
-            "kind": self.kind,
-            "tile": None if self.tile is None else str(ALL_TILES[self.tile]),
-            "fan": self.fan,
-            "factor": self.factor,
-        }
 
 
 @dataclass(slots=True)

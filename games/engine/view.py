@@ -9,6 +9,7 @@ from ..rules.tiles import ALL_TILES
 from .actions import JSON
 from .errors import InvalidActionError
 from .state import Phase
+from .task import task_state
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -96,6 +97,8 @@ def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
             "wild": None if s.wild is None else _t(s.wild),
         },
         "task": None if s.task is None else s.task.to_json(),
+        # how this seat stands with the 任务 (games.engine.task.task_state)
+        "task_state": task_state(s, seat),
         # this seat's tiles since its last action that completed its hand
         # below the minimum (own tiles only: nothing about the opponent)
         "short_win": [

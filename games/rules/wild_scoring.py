@@ -53,25 +53,41 @@ def face(tile: Tile, wild: Tile) -> Tile:
     return tile
 
 
+def split_counts(counts: Sequence[int], wild: int | None) -> tuple[list[int], int]:
+    """Split a 34-count vector into natural faces and a wild count (seed 002).
+
+    The one place the rule is applied (the scorer, the engine's win tests
+    and the bots all call it): the tiles of the wild kind (index ``wild``)
+    are wilds; 白板 plays the wild kind's own face unless the wild kind is
+    白板 itself.  With ``wild`` None every tile counts at face value.
+    Returns ``(faces, wilds)``; ``counts`` is not changed.
+    """
+    out = list(counts)
+    if wild is None:
+        return out, 0
+    n = out[wild]
+    out[wild] = 0
+    white = WHITE.index
+    if wild != white:
+        out[wild] = out[white]
+        out[white] = 0
+    return out, n
+
+
 def split_wilds(tiles: Sequence[Tile], wild: Tile | None) -> tuple[list[int], int]:
     """Split tiles into a 34-count vector of natural faces and a wild count.
 
-    With ``wild`` None every tile counts at face value.
+    :func:`split_counts` of the tiles' counts.
 
     Raises:
         ValueError: a flower among the tiles.
     """
     counts = [0] * NUM_KINDS
-    wilds = 0
     for t in tiles:
         if t.is_flower:
             raise InvalidHandError(f"flower {t} cannot stand in a hand")
-        if wild is not None and t == wild:
-            wilds += 1
-        else:
-            f = face(t, wild) if wild is not None else t
-            counts[f.index] += 1
-    return counts, wilds
+        counts[t.index] += 1
+    return split_counts(counts, None if wild is None else wild.index)
 
 
 def meld_faces(melds: Sequence[Meld], wild: Tile) -> list[Meld]:
@@ -274,6 +290,7 @@ __all__ = [
     "face",
     "meld_faces",
     "score_wild",
+    "split_counts",
     "split_wilds",
     "wild_assignments",
 ]

@@ -370,10 +370,11 @@ class PlanningBot:
         base: ev.Estimate,
     ) -> bool:
         """Cheap filter: does the claim lower the deficiency of some plan?"""
+        from ...rules.wild_scoring import split_counts
         from .plans import INF, plan_deficiency
 
-        t, wilds = ev.split_wild(counts, ctx.wild)
-        cur, cw = ev.split_wild(ctx.obs.hand, ctx.wild)
+        t, wilds = split_counts(counts, ctx.wild)
+        cur, cw = split_counts(ctx.obs.hand, ctx.wild)
         for plan in ctx.plans:
             d = plan_deficiency(plan, t, melds, wilds)
             if d >= INF:

@@ -33,6 +33,7 @@ from ...rules.shanten import Shape, kinds_below
 from ...rules.tiles import NUM_KINDS
 from ...rules.waits import near_kinds
 from ...rules.waits import waits as rules_waits
+from ...rules.wild_scoring import split_counts
 from .defence import danger, opponent_tenpai
 from .observation import Observation
 from .plans import INF, Plan, plan_deficiency, plans_for
@@ -199,16 +200,6 @@ def make_context(
     )
 
 
-def split_wild(counts: Sequence[int], wild: int | None) -> tuple[list[int], int]:
-    """Return ``(counts without the 财神 kind, wilds held)``."""
-    out = list(counts)
-    if wild is None:
-        return out, 0
-    n = out[wild]
-    out[wild] = 0
-    return out, n
-
-
 def _step(p: float, ctx: Context) -> float:
     return p / (p + ctx.hazard + 1.0 / ctx.turns_left)
 
@@ -344,7 +335,7 @@ def value(
     that falls behind it gets a generic count, which saves time).
     ``cheap``: use the generic count for every plan.
     """
-    t, wilds = split_wild(counts, ctx.wild)
+    t, wilds = split_counts(counts, ctx.wild)
     plans = ctx.plans if plans is None else plans
     rs = ctx.obs.ruleset
     all_plan = any_shape_plan(rs)
@@ -388,8 +379,8 @@ def value(
         if plan.name != "SEVEN_PAIRS":
             v += bonus
         task = ctx.obs.task
-        if task is not None and task[0] == "fan" and task[2] in plan.name.split("+"):
-            v *= task[3]  # the 任务 asks for this plan's fan
+        if task is not None and task.kind == "fan" and task.fan in plan.name.split("+"):
+            v *= task.factor  # the 任务 asks for this plan's fan
         p = _p_finish(d, uk, ctx, 1.5, plan)
         if v - ctx.flower_fan < rs.min_fan:
             p *= 0.25  # other fans must turn up on the way
@@ -509,7 +500,7 @@ def select_plans(
     can leave (the deficiency of the 14-tile hand).
     """
     plans = ctx.plans
-    t, wilds = split_wild(counts, ctx.wild)
+    t, wilds = split_counts(counts, ctx.wild)
     levels: dict[str, int] = {}
     scored: list[tuple[float, int, Plan]] = []
     for i, plan in enumerate(plans):

@@ -17,6 +17,7 @@ from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import RuleSet
 from ...rules.rulesets import get as get_ruleset
 from ...rules.tiles import ALL_TILES, NUM_KINDS, Tile
+from ..task import Task
 
 EAST = 27
 
@@ -50,8 +51,8 @@ class Observation:
         bonus_tile: the 加番牌 kind (seed 001), or ``None``.
         opp_meld_count: the opponent's melds, face-down 暗杠 included.
         win_doubles: this seat's 胡加倍 so far; swaps: its 换牌 so far.
-        task: the hand's 任务 (seed 000 任务加倍) as ``(kind, tile, fan,
-            factor)``, or ``None``.
+        task: the hand's 任务 (seed 000 任务加倍), or ``None``.
+        doubled: this seat chose 开始加倍 or 加倍 (the ``double`` task).
     """
 
     ruleset: RuleSet
@@ -76,7 +77,8 @@ class Observation:
     opp_meld_count: int = 0
     win_doubles: int = 0
     swaps: int = 0
-    task: tuple[str, int | None, str | None, int] | None = None
+    task: Task | None = None
+    doubled: bool = False
 
     @property
     def opp_ready(self) -> bool:
@@ -246,20 +248,8 @@ def observation_from_view(
         bonus_tile=None if bonus is None else _tile_index(bonus),
         win_doubles=int(me.get("win_doubles") or 0),
         swaps=int(me.get("swaps") or 0),
-        task=_task(view.get("task")),
-    )
-
-
-def _task(value: Any) -> tuple[str, int | None, str | None, int] | None:
-    if not isinstance(value, Mapping):
-        return None
-    tile = value.get("tile")
-    fan = value.get("fan")
-    return (
-        str(value.get("kind")),
-        None if tile is None else _tile_index(tile),
-        None if fan is None else str(fan),
-        int(value.get("factor") or 2),
+        task=Task.from_json(view.get("task")),
+        doubled=bool(me.get("start_double") or me.get("deal_double")),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ...rules.melds import Meld, MeldKind
+from ...rules.melds import Meld
 from ...rules.rulesets import RuleSet
 from ...rules.situation import WinSituation
 from ...rules.tiles import Tile
@@ -56,38 +56,24 @@ def win_fan(
     """Fan of winning on ``tile`` with the waiting ``counts`` (0: no win).
 
     ``counts`` include any wilds.  Cached in the context.  The hand's 任务
-    (seed 000 任务加倍), when the win would complete it, multiplies the fan
-    by the task's factor (the settlement adds ``base × factor``).
+    (seed 000 任务加倍), when the win would complete it
+    (:meth:`games.engine.task.Task.is_done`, the engine's own check),
+    multiplies the fan by the task's factor (the settlement adds
+    ``base × factor``).
     """
     if ctx.scorer is None:
         return int(ctx.base_value)
     total, ids = scored_win(
         ctx, counts, melds, tile, self_drawn=self_drawn, ready=ready
     )
-    task = ctx.obs.task
-    if total and task is not None and _task_done(task, counts, melds, tile, ids):
-        return total * task[3]
+    obs = ctx.obs
+    task = obs.task
+    if total and task is not None:
+        full = list(counts)
+        full[tile] += 1
+        if task.is_done(counts=full, melds=melds, fan_ids=ids, doubled=obs.doubled):
+            return total * task.factor
     return total
-
-
-def _task_done(
-    task: tuple[str, int | None, str | None, int],
-    counts: Sequence[int],
-    melds: Sequence[Meld],
-    tile: int,
-    ids: frozenset[str],
-) -> bool:
-    kind, task_tile, fan, _ = task
-    if kind == "pung" and task_tile is not None:
-        held = counts[task_tile] + (1 if tile == task_tile else 0)
-        return held >= 3 or any(
-            m.kind is not MeldKind.CHI and m.first.index == task_tile for m in melds
-        )
-    if kind == "kong":
-        return any(m.is_kong for m in melds)
-    if kind == "fan":
-        return fan in ids
-    return False
 
 
 def scored_win(
