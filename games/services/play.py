@@ -79,7 +79,25 @@ log = logging.getLogger(__name__)
 
 
 class TableError(ValueError):
-    """A request the table refuses; ``str(exc)`` is shown to the player."""
+    """A request the table refuses; ``str(exc)`` is shown to the player.
+
+    ``message`` is a msgid marked with ``gettext_lazy`` (Chinese, with
+    ``%(name)s`` placeholders) and ``params`` its values (strings, numbers or
+    lazy strings); ``str(exc)`` translates both in the language active when it
+    is read, so a refusal raised in a service is shown in the player's
+    language by the consumer or view that catches it (issue 11 §6).
+    """
+
+    def __init__(self, message: Any, /, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+    def __str__(self) -> str:
+        text = str(self.message)
+        if not self.params:
+            return text
+        return text % {k: str(v) for k, v in self.params.items()}
 
 
 ALIASES = {
@@ -112,7 +130,7 @@ def lock_table(table_id: int) -> Table:
     """
     table = _LOCKED_TABLE.first(table_id)
     if table is None:
-        raise TableError("牌桌不存在。")
+        raise TableError(gettext_lazy("牌桌不存在。"))
     return table
 
 
@@ -329,7 +347,7 @@ def refusal_message(exc: Exception) -> str:
             log.info("refused (%s): %s", type(exc).__name__, detail)
             return str(text)
     if isinstance(exc, TableError):
-        text = gettext(str(exc))
+        text = str(exc)
         return text if len(text) <= PLAYER_TEXT_MAX else text[:PLAYER_TEXT_MAX] + "…"
     log.info("refused (%s)", type(exc).__name__)
     return gettext("无法识别的操作")
@@ -352,9 +370,9 @@ def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
     now = time.time() if now is None else now
     match = table.match
     if match is None or table.seat0_id is None:
-        raise TableError("牌桌还没有坐满")
+        raise TableError(gettext_lazy("牌桌还没有坐满"))
     if table.seat1_id is None and not table.is_bot:
-        raise TableError("牌桌还没有坐满")
+        raise TableError(gettext_lazy("牌桌还没有坐满"))
     coins = dict(
         Profile.objects.filter(
             user_id__in=[u for u in (table.seat0_id, table.seat1_id) if u]
@@ -679,10 +697,10 @@ def do_apply_action(
         table = lock_table(table_id)
         seat = table.seat_of(getattr(user, "pk", None))
         if seat is None:
-            raise TableError("你不在这张牌桌的座位上")
+            raise TableError(gettext_lazy("你不在这张牌桌的座位上"))
         record = table.hand
         if record is None or record.status != HandRecord.Status.LIVE:
-            raise TableError("现在没有进行中的牌局")
+            raise TableError(gettext_lazy("现在没有进行中的牌局"))
         with hand_lock(record.pk):
             hand = load_hand(record, seq=table.seq)
             veil = active_veil(table, seat, hand, now)

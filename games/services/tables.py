@@ -16,7 +16,10 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
 
+from accounts.data_names import data_name
 from accounts.models import Profile
 from games.engine.bots import LEVELS
 
@@ -27,29 +30,37 @@ from .play import TableError, lock_table, seat_force_auto, start_hand
 OPEN = (Table.Status.WAITING, Table.Status.PLAYING, Table.Status.SETTLING)
 
 
+def _room_name(room: Room) -> Any:
+    """The room's stored name, translated when the refusal is read."""
+    return lazy(data_name, str)(room.name)
+
+
 def _check_balance(user: Any, room: Room) -> None:
     coins = Profile.objects.filter(user=user).values_list("coins", flat=True).first()
     if coins is None:
-        raise TableError("找不到你的玩家资料")
+        raise TableError(_("找不到你的玩家资料"))
     if coins < room.min_balance:
         raise TableError(
-            f"{room.name}需要至少 {room.min_balance} 游戏币，你现在有 {coins}"
+            _("%(room)s需要至少 %(need)s 游戏币，你现在有 %(have)s"),
+            room=_room_name(room),
+            need=room.min_balance,
+            have=coins,
         )
 
 
 def _check_allowed(user: Any) -> None:
     """Refuse a suspended, banned or play-banned player, saying why and until
     when (``moderation.restrictions``, issue 14)."""
-    from moderation.restrictions import seat_refusal
+    from moderation.restrictions import SEATING, blocking, sanction_message
 
-    refusal = seat_refusal(user_id=getattr(user, "pk", None))
-    if refusal:
-        raise TableError(refusal)
+    sanction = blocking(user_id=getattr(user, "pk", None), kinds=SEATING)
+    if sanction is not None:  # said in the language active when it is read
+        raise TableError(lazy(sanction_message, str)(sanction))
 
 
 def _check_room(room: Room) -> None:
     if not room.active:
-        raise TableError(f"{room.name}暂未开放")
+        raise TableError(_("%(room)s暂未开放"), room=_room_name(room))
 
 
 def _restricted_users() -> Any:
@@ -176,7 +187,7 @@ def play_bot(
     now = time.time() if now is None else now
     level = level or settings.MAHJONG_DEFAULT_BOT_LEVEL
     if level not in LEVELS:
-        raise TableError(f"没有这个机器人等级：{level}")
+        raise TableError(_("没有这个机器人等级：%(level)s"), level=level[:20])
     _check_allowed(user)
     with transaction.atomic():
         _check_room(room)
@@ -206,7 +217,7 @@ def create_friend_table(user: Any, room: Room) -> Table:
         _check_balance(user, room)
         playing = _free_user(user)
         if playing is not None:
-            raise TableError("你还有一盘没有打完")
+            raise TableError(_("你还有一盘没有打完"))
         return Table.objects.create(
             room=room,
             kind=Table.Kind.FRIEND,
@@ -233,16 +244,16 @@ def join_friend_table(user: Any, token: str, *, now: float | None = None) -> Tab
             .first()
         )
         if table is None:
-            raise TableError("邀请链接无效")
+            raise TableError(_("邀请链接无效"))
         if table.seat_of(user.pk) is not None:
             return table
         if table.status != Table.Status.WAITING or table.seat1_id is not None:
-            raise TableError("这张牌桌已经满了或已关闭")
+            raise TableError(_("这张牌桌已经满了或已关闭"))
         _check_allowed(user)
         _check_balance(user, table.room)
         playing = _free_user(user)
         if playing is not None:
-            raise TableError("你还有一盘没有打完")
+            raise TableError(_("你还有一盘没有打完"))
         table.seat1 = user
         _start_match(table, now)
         return table
@@ -286,20 +297,20 @@ def do_table_request(
         table = lock_table(table_id)
         seat = table.seat_of(getattr(user, "pk", None))
         if seat is None:
-            raise TableError("你不在这张牌桌的座位上")
+            raise TableError(_("你不在这张牌桌的座位上"))
         if kind == "sync":
             return table
         if kind in ("continue", "regroup", "accept_bot"):
             _check_allowed(user)
         if kind == "leave":
             if table.status == Table.Status.PLAYING:
-                raise TableError("这一盘还没有结束")
+                raise TableError(_("这一盘还没有结束"))
             if table.status != Table.Status.CLOSED:
                 _close(table, note="left", seat=seat)
             return table
         if kind == "accept_bot":
             if table.status != Table.Status.WAITING or table.kind != Table.Kind.QUICK:
-                raise TableError("现在不能换成机器人对手")
+                raise TableError(_("现在不能换成机器人对手"))
             table.kind = Table.Kind.BOT
             table.bot_level = settings.MAHJONG_DEFAULT_BOT_LEVEL
             _start_match(table, now)
@@ -307,9 +318,9 @@ def do_table_request(
         if kind == "regroup" and table.status == Table.Status.CLOSED:
             room = table.room  # the opponent left first: look for a new one
         elif table.status == Table.Status.CLOSED:
-            raise TableError("牌桌已解散，请回大厅或分组")
+            raise TableError(_("牌桌已解散，请回大厅或分组"))
         elif table.status != Table.Status.SETTLING:
-            raise TableError("只有一盘结束后才能继续或分组")
+            raise TableError(_("只有一盘结束后才能继续或分组"))
         elif kind == "regroup":
             _close(table, note="regroup", seat=seat)
             room = table.room
@@ -337,7 +348,7 @@ def do_table_request(
             start_hand(table, now=now)
             return table
         else:
-            raise TableError(f"未知请求 {kind!r}")
+            raise TableError(_("未知请求 %(kind)s"), kind=repr(kind)[:20])
     # regroup, outside the closed table's lock: a practice table's player gets
     # a new practice table (never a staked queue); others a new opponent
     if table.is_bot:
