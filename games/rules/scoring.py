@@ -24,11 +24,12 @@ a wait), and when the tile fits several positions edge > closed > single; for
 
 Speed (``benchmarks/bench_scoring.py`` prints the figures beside
 pymahjonggb's): each suit's splits and waits are memoised by the suit's count
-pattern (:mod:`games.rules.decompose`), nothing per whole hand.  Conditions
-declare the features without which they are 0 (:func:`requires`; with
-``exact=True``, also that they are 1 with them, so they are credited without
-a call) and the shared analysis they read (:func:`reads`, run once per
-split).  Per fan table and shape the scorer groups the fans by requirement,
+pattern (:mod:`games.rules.decompose`), nothing per whole hand.  Each
+:class:`~games.rules.fans.base.Fan` carries what it needs in order to be
+checked: the features without which its condition is 0 (``needs``; with
+``exact``, also that it is 1 with them, so it is credited without a call)
+and the shared analysis it reads (``via``, run once per split).  Per fan
+table and shape the scorer groups the fans by requirement,
 files the groups needing a usually-absent feature under it, and applies 不计
 as bit masks over the fans' value ranks.
 
@@ -72,8 +73,7 @@ __all__ = [
     "ScoreError",
     "ScoreResult",
     "ScoringContext",
-    "reads",
-    "requires",
+    "needs_mask",
     "score",
     "score_all",
     "tiles_feature",
@@ -508,17 +508,17 @@ def _line(fan: Fan, count: int, by: str | None = None) -> FanLine:
 
 # -- requirements: a cheap gate in front of a condition ----------------------
 #
-# A condition may declare features the context must have for it to be
-# non-zero (``@requires("regular", "chows2")``).  The scorer computes the
+# A fan may declare features the context must have for its condition to be
+# non-zero (``Fan.needs``, e.g. ``("regular", "chows2")``).  The scorer computes the
 # context's features once (most of them once per hand) and calls only the
 # conditions whose requirements are all met, so a table of 81 fans costs a
 # handful of calls per split.  A requirement is a promise made by the
 # condition's author: the condition would return 0 without it.  The fallback
 # pass (``nothing_else``) ignores requirements.
 #
-# A condition may also declare that it *is* a look-up into an analysis shared
-# by several fans (:func:`reads`): the scorer then runs the analysis once and
-# credits the fans it names, instead of calling each condition.
+# A fan may also declare that its condition *is* a look-up into an analysis
+# shared by several fans (``Fan.via``): the scorer then runs the analysis once
+# and credits the fans it names, instead of calling each condition.
 
 FEATURES: dict[str, int] = {
     name: 1 << i
@@ -576,41 +576,22 @@ FEATURES: dict[str, int] = {
         )
     )
 }
-"""Feature names usable with :func:`requires`, and their bits.
+"""Feature names usable in ``Fan.needs``, and their bits.
 
 :func:`tiles_feature` adds features of the form "every tile of the hand is
 in this set"."""
 
-_REQUIRES: dict[Callable[..., int], int] = {}
 
-C = TypeVar("C", bound=Callable[..., int])
-
-
-def requires(*features: str, exact: bool = False) -> Callable[[C], C]:
-    """Declare that a fan condition is 0 unless the context has ``features``.
-
-    With ``exact``, also that it is 1 whenever the context has them: the
-    scorer then credits the fan without calling the condition.
+def needs_mask(fan: Fan) -> int:
+    """The feature bits of ``fan.needs`` (see :data:`FEATURES`).
 
     Raises:
-        KeyError: an unknown feature name (see :data:`FEATURES`).
+        KeyError: an unknown feature name.
     """
     mask = 0
-    for name in features:
+    for name in fan.needs:
         mask |= FEATURES[name]
-
-    def deco(fn: C) -> C:
-        _REQUIRES[fn] = mask
-        if exact:
-            _EXACT.add(fn)
-        else:
-            _EXACT.discard(fn)
-        return fn
-
-    return deco
-
-
-_EXACT: set[Callable[..., int]] = set()
+    return mask
 
 
 # Tile-set features: bit -> the tiles (bit set over indices) allowed.
@@ -624,7 +605,7 @@ def tiles_feature(name: str, tiles: int) -> str:
 
     ``tiles`` is a bit set over tile indices (bit ``i`` for index ``i``,
     melds included).  Registering the same name with the same tiles again
-    is a no-op.  Returns ``name`` (for use with :func:`requires`).
+    is a no-op.  Returns ``name`` (for use in ``Fan.needs``).
 
     Raises:
         ValueError: ``name`` is already a feature with another meaning.
@@ -797,25 +778,6 @@ for _bits in _SHAPE_BIT.values():
 Analysis = Callable[["ScoringContext"], Mapping[str, int]]
 """A shared analysis of a context: ``{fan id: count}`` for the fans it finds."""
 
-_READS: dict[Callable[..., int], tuple[Analysis, str]] = {}
-
-
-def reads(analysis: Analysis, key: str) -> Callable[[C], C]:
-    """Declare that a fan condition equals ``analysis(ctx).get(key, 0)``.
-
-    The scorer then runs ``analysis`` once per split for every fan declared
-    so, and credits the fans whose keys it returns, instead of calling each
-    condition.  ``analysis`` should memoise itself per context (it is also
-    called by the conditions themselves when used one by one).
-    """
-
-    def deco(fn: C) -> C:
-        _READS[fn] = (analysis, key)
-        return fn
-
-    return deco
-
-
 _Cond = Callable[["ScoringContext"], int]
 _Plain = tuple[tuple[int, Fan, _Cond], ...]
 _Batched = tuple[tuple[Analysis, dict[str, tuple[tuple[int, Fan], ...]]], ...]
@@ -876,8 +838,7 @@ class _Plan:
         # lines listed highest value first even if a table is not sorted.
         order = sorted(range(len(fans)), key=lambda i: -fans[i].points)
         self.entries = tuple(
-            (rank, fans[i], _REQUIRES.get(fans[i].condition, 0))
-            for rank, i in enumerate(order)
+            (rank, fans[i], needs_mask(fans[i])) for rank, i in enumerate(order)
         )
         self.all: _Plain = tuple((r, f, f.condition) for r, f, _ in self.entries)
         ranks: dict[str, int] = {}
@@ -905,14 +866,13 @@ class _Plan:
             if need & _ALL_SHAPES & ~bits:
                 continue  # needs another shape
             plain, batched, exact = groups.setdefault(need & ~bits, ([], {}, []))
-            via = _READS.get(fan.condition)
-            if fan.condition in _EXACT:
+            if fan.exact and fan.needs:
                 exact.append((rank, fan, 1))
-            elif via is None:
+            elif fan.via is None:
                 plain.append((rank, fan, fan.condition))
             else:
-                keys = batched.setdefault(via[0], {})
-                keys.setdefault(via[1], []).append((rank, fan))
+                keys = batched.setdefault(fan.via, {})
+                keys.setdefault(fan.id, []).append((rank, fan))
         common: list[tuple[int, _Plain, _Batched, _Exact]] = []
         rare: dict[int, list[tuple[int, _Plain, _Batched, _Exact]]] = {}
         rare_bits = [*_RARE, *_TILE_FEATURES]

@@ -74,7 +74,7 @@ def test_random_hands_cover_every_shape_and_fan() -> None:
 
 
 def test_declared_requirements_are_kept() -> None:
-    """A condition skipped for a missing feature (``requires``) would be 0."""
+    """A condition skipped for a missing feature (``Fan.needs``) would be 0."""
     from games.rules import scoring as sc
     from games.rules.decompose import decompositions
 
@@ -87,7 +87,7 @@ def test_declared_requirements_are_kept() -> None:
             ctx = sc.ScoringContext(facts, d)
             feats = sc._features(ctx)
             for fan in MCR.fans:
-                need = sc._REQUIRES.get(fan.condition, 0)
+                need = sc.needs_mask(fan)
                 if need & feats != need:
                     gated += 1
                     assert fan.condition(ctx) == 0, (str(hand), fan.id)

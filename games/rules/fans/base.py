@@ -6,7 +6,7 @@ enable, re-value (:meth:`Fan.with_points`) or add fans as data.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -30,6 +30,15 @@ class Fan:
         counts_toward_minimum: False for flower-like fans that do not count
             toward a rule set's minimum (seed 003 花牌: 不计在起和分内).
         source: the seed and rule the definition comes from.
+        needs: what the fan needs in order to be checked: names of the
+            scorer's context features (games.rules.scoring.FEATURES, e.g.
+            ``("regular", "chows2")``) without which ``condition`` is 0, so
+            the scorer skips it.  A promise made by the condition's author.
+        exact: with ``needs``, ``condition`` is 1 whenever they hold (the
+            scorer credits the fan without calling it).
+        via: a shared analysis ``(context) -> {fan id: count}`` the condition
+            reads its count from under ``id``; the scorer runs it once per
+            split for every fan reading it instead of calling each condition.
     """
 
     id: str
@@ -40,6 +49,11 @@ class Fan:
     excludes: frozenset[str] = frozenset()
     counts_toward_minimum: bool = True
     source: str = ""
+    needs: tuple[str, ...] = ()
+    exact: bool = False
+    via: Callable[[ScoringContext], Mapping[str, int]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def with_points(self, points: int, *, source: str | None = None) -> Fan:
         """Return a copy worth ``points`` (a rule set re-valuing this fan)."""

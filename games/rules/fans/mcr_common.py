@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..decompose import GroupKind
-from ..scoring import Analysis, reads, requires, tiles_feature
+from ..scoring import FEATURES, Analysis, tiles_feature
 from ..shanten import Shape
 from .base import Fan
 from .mcr_combos import OCODE, chow_fans, pung_fans
@@ -40,23 +40,34 @@ def _fan(
 ) -> Callable[[Condition], Condition]:
     """Register the decorated condition as a fan of the MCR table.
 
-    ``needs`` are the context features without which the condition is 0
-    (:func:`games.rules.scoring.requires`), so the scorer can skip it.
-    ``via`` is the shared analysis the condition reads its count from under
-    its own id (:func:`games.rules.scoring.reads`), so the scorer can run
-    the analysis once for all such fans.  ``exact``: the condition is 1
-    whenever ``needs`` hold (the scorer then does not call it).  ``listed``
-    is the value seed 003 lists when it differs from ``points``.
+    ``needs``, ``via`` and ``exact`` travel with the :class:`Fan` value
+    (see there): the context features without which the condition is 0,
+    the shared analysis it reads its count from, and whether it is 1
+    whenever ``needs`` hold.  ``listed`` is the value seed 003 lists when it
+    differs from ``points``.
+
+    Raises:
+        KeyError: a name in ``needs`` that is no scorer feature.
     """
+    for name in needs:
+        FEATURES[name]  # noqa: B018 - fail at import on a misspelt feature
 
     def deco(fn: Condition) -> Condition:
-        if needs:
-            requires(*needs, exact=exact)(fn)
-        if via is not None:
-            reads(via, fan_id)(fn)
         src = f"{S3} {listed or points}番 {zh}" + (f"; {note}" if note else "")
         _TABLE.append(
-            Fan(fan_id, zh, en, points, fn, frozenset(excludes), minimum, src)
+            Fan(
+                fan_id,
+                zh,
+                en,
+                points,
+                fn,
+                frozenset(excludes),
+                minimum,
+                src,
+                needs=tuple(needs),
+                exact=exact and bool(needs),
+                via=via,
+            )
         )
         return fn
 
