@@ -1,11 +1,17 @@
 """Site middleware."""
 
 import contextlib
+import functools
+import ipaddress
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def chosen_language(cookie: str | None) -> str:
@@ -36,3 +42,74 @@ class ChineseFirstLocaleMiddleware(LocaleMiddleware):
             chosen_language(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
         )
         request.LANGUAGE_CODE = translation.get_language()
+
+
+@functools.lru_cache(maxsize=8)
+def _networks(trusted: tuple[str, ...]) -> tuple[IPNetwork, ...]:
+    return tuple(ipaddress.ip_network(t.strip(), strict=False) for t in trusted)
+
+
+def _ip(text: str) -> IPAddress | None:
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(text.strip())
+    return None
+
+
+def client_address(
+    remote_addr: str, forwarded_for: str | None, trusted: Sequence[str]
+) -> str:
+    """The client's address of a request that reached us from ``remote_addr``.
+
+    Only a peer in ``trusted`` (the reverse proxies: addresses or networks,
+    setting ``TRUSTED_PROXIES``) is believed about who it forwards for: the
+    ``X-Forwarded-For`` entries are read from the right (the entry the last
+    proxy appended) and the first that is not a trusted proxy is the client.
+    Entries left of it may be forged by the client and are never read.  A
+    peer outside ``trusted``, an empty ``trusted`` or a missing header leave
+    ``remote_addr``; an unreadable entry stops the walk at the last proxy.
+    """
+    if not trusted or not forwarded_for:
+        return remote_addr
+    networks = _networks(tuple(trusted))
+
+    def is_proxy(ip: IPAddress | None) -> bool:
+        return ip is not None and any(ip in net for net in networks)
+
+    if not is_proxy(_ip(remote_addr)):
+        return remote_addr
+    client = remote_addr
+    for entry in reversed(forwarded_for.split(",")):
+        ip = _ip(entry)
+        if ip is None:
+            break
+        client = str(ip)
+        if not is_proxy(ip):
+            break
+    return client
+
+
+class TrustedProxyMiddleware:
+    """Set ``REMOTE_ADDR`` to the client's address behind a trusted proxy.
+
+    Behind the README's reverse proxy every request comes from the proxy's
+    address, so allauth's per-address limits (10 failed logins, 30 logins and
+    20 sign-ups a minute) counted the whole site as one client: anyone could
+    lock every login (issue 11 §5.5).  With ``TRUSTED_PROXIES`` set, the
+    proxy's ``X-Forwarded-For`` gives each client its own address (see
+    :func:`client_address`); the per-account limit (5 failed logins in 5
+    minutes per login name) is unchanged.  First in ``MIDDLEWARE``.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        trusted = settings.TRUSTED_PROXIES
+        if trusted:
+            remote = request.META.get("REMOTE_ADDR", "")
+            client = client_address(
+                remote, request.META.get("HTTP_X_FORWARDED_FOR"), trusted
+            )
+            if client != remote:
+                request.META["REMOTE_ADDR"] = client
+        return self.get_response(request)

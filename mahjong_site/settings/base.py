@@ -45,6 +45,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "mahjong_site.middleware.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -197,10 +198,15 @@ SECURE_HSTS_PRELOAD: bool = env.bool(
     "DJANGO_SECURE_HSTS_PRELOAD", default=SECURE_HSTS_SECONDS > 0
 )
 # The reverse proxy terminates TLS and tells us so.
-SECURE_PROXY_SSL_HEADER = (
-    ("HTTP_X_FORWARDED_PROTO", "https")
-    if env.bool("DJANGO_BEHIND_PROXY", default=PRODUCTION)
-    else None
+BEHIND_PROXY: bool = env.bool("DJANGO_BEHIND_PROXY", default=PRODUCTION)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+# Addresses or networks of the reverse proxies whose X-Forwarded-For is
+# believed (mahjong_site.middleware.TrustedProxyMiddleware): the client's
+# address is then the last X-Forwarded-For entry that is not one of them, and
+# allauth's per-address login and sign-up limits count real clients, not the
+# proxy (issue 11 §5.5). Empty: X-Forwarded-For is ignored (embedded default).
+TRUSTED_PROXIES: list[str] = env.list(
+    "DJANGO_TRUSTED_PROXIES", default=["127.0.0.1", "::1"] if BEHIND_PROXY else []
 )
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

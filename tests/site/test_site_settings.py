@@ -37,6 +37,7 @@ print(json.dumps({
     "email_backend": settings.EMAIL_BACKEND,
     "debug": settings.DEBUG,
     "ssl_redirect": settings.SECURE_SSL_REDIRECT,
+    "trusted_proxies": settings.TRUSTED_PROXIES,
     "session_secure": settings.SESSION_COOKIE_SECURE,
     "csrf_secure": settings.CSRF_COOKIE_SECURE,
     "hsts": settings.SECURE_HSTS_SECONDS,
@@ -95,6 +96,7 @@ def test_embedded_default_with_nothing_set():
     assert probe["email_backend"] == "django.core.mail.backends.console.EmailBackend"
     assert probe["debug"] is True
     assert probe["ssl_redirect"] is False
+    assert probe["trusted_proxies"] == []  # X-Forwarded-For ignored
 
 
 def test_database_and_redis_urls_select_postgresql_and_redis():
@@ -126,6 +128,8 @@ def test_production_switch_turns_on_the_security_settings():
     assert probe["session_secure"] is True
     assert probe["csrf_secure"] is True
     assert probe["hsts"] >= 31_536_000
+    # the README's proxy on the same host: its X-Forwarded-For is believed
+    assert probe["trusted_proxies"] == ["127.0.0.1", "::1"]
 
 
 def test_check_deploy_is_clean_in_production():
