@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .forms import InboxComposeForm, LedgerCorrectionForm
+from .forms import InboxComposeForm, LedgerCorrectionForm, ProfileAdminForm
 from .ledger import ledger_correct
 from .models import LedgerEntry, Level, LevelScheme, Message, Profile, User
 from .selectors import level_for_points
@@ -49,6 +49,7 @@ class ProfileInlineFormSet(BaseInlineFormSet):
 
 class ProfileInline(admin.StackedInline):
     model = Profile
+    form = ProfileAdminForm
     formset = ProfileInlineFormSet
     can_delete = False
     fields = ["nickname", "coins", "rating_points", "is_bot", "bot_level"]
@@ -134,6 +135,7 @@ class ProfileAdmin(admin.ModelAdmin):
     list_select_related = ["user"]
     readonly_fields = ["coins", "rating_points", "created", "level"]
     autocomplete_fields = ["user"]
+    form = ProfileAdminForm
 
     @admin.display(description=_("等级"))
     def level(self, obj: Profile) -> str:

@@ -4,7 +4,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import LedgerEntry, Profile
+from .nicknames import nickname_normalize
 from .services import nickname_taken
+from .validators import validate_nickname
 
 
 class NicknameForm(forms.ModelForm):
@@ -16,12 +18,29 @@ class NicknameForm(forms.ModelForm):
         help_texts = {"nickname": _("对局时对手看到的名字，最多 32 个字。")}
 
     def clean_nickname(self) -> str:
-        nickname: str = self.cleaned_data["nickname"].strip()
-        if not nickname:
-            raise forms.ValidationError(_("昵称不能为空。"))
-        if nickname_taken(nickname=nickname, exclude_profile_id=self.instance.pk):
-            raise forms.ValidationError(_("这个昵称已被其他玩家使用，请换一个。"))
-        return nickname
+        return clean_nickname_field(self)
+
+
+def clean_nickname_field(form: forms.ModelForm) -> str:
+    """A profile form's nickname: normalised (NFKC, ends trimmed), then the
+    rules of :mod:`accounts.nicknames`, look-alikes and uniqueness."""
+    nickname = nickname_normalize(form.cleaned_data.get("nickname") or "")
+    validate_nickname(nickname, exclude_profile_id=form.instance.pk)
+    if nickname_taken(nickname=nickname, exclude_profile_id=form.instance.pk):
+        raise forms.ValidationError(_("这个昵称已被其他玩家使用，请换一个。"))
+    return nickname
+
+
+class ProfileAdminForm(forms.ModelForm):
+    """Staff's profile form (the user's inline and the profile page): the
+    nickname under the same rules as the player's own."""
+
+    class Meta:
+        model = Profile
+        fields = ["user", "nickname", "is_bot", "bot_level"]
+
+    def clean_nickname(self) -> str:
+        return clean_nickname_field(self)
 
 
 class InboxComposeForm(forms.Form):

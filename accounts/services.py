@@ -116,6 +116,26 @@ def nickname_taken(*, nickname: str, exclude_profile_id: int | None = None) -> b
     return others.exists()
 
 
+def nickname_lookalike(
+    *, nickname: str, exclude_profile_id: int | None = None
+) -> str | None:
+    """The other player's nickname ``nickname`` imitates, or None.
+
+    ``nickname`` imitates a nickname equal (ignoring case) to its skeleton
+    (:func:`accounts.nicknames.nickname_skeleton`: look-alike letters such as
+    Cyrillic а replaced by their ASCII twins) when that differs from it.
+    """
+    from .nicknames import nickname_skeleton
+
+    skeleton = nickname_skeleton(nickname)
+    if skeleton == nickname.casefold():
+        return None
+    others = Profile.objects.filter(nickname__iexact=skeleton)
+    if exclude_profile_id is not None:
+        others = others.exclude(pk=exclude_profile_id)
+    return others.values_list("nickname", flat=True).first()
+
+
 def nickname_free(*, base: str, attempt: int = 0) -> str:
     """``base`` if unused (ignoring case), else ``base`` + the lowest free number.
 
@@ -123,7 +143,9 @@ def nickname_free(*, base: str, attempt: int = 0) -> str:
     nickname another player chose. The result is at most 32 characters; ``attempt``
     skips that many free candidates (retries after a concurrent insert).
     """
-    base = base.strip()[:32] or "player"
+    from .nicknames import nickname_repair
+
+    base = nickname_repair(base) or "player"
     candidates = [base] + [f"{base[: 32 - len(str(n))]}{n}" for n in range(2, 10_000)]
     for candidate in candidates:
         if not nickname_taken(nickname=candidate):
@@ -136,15 +158,21 @@ def nickname_free(*, base: str, attempt: int = 0) -> str:
 def profile_set_nickname(*, profile: Profile, nickname: str) -> Profile:
     """Set the nickname shown at tables.
 
-    Raise ``ValueError`` if blank, longer than 32 characters, or used by another
-    player (compared ignoring case; the database constraint
+    ``nickname`` is normalised (NFKC, ends trimmed) first.  Raise
+    ``ValueError`` if it breaks a rule of :mod:`accounts.nicknames` (blank,
+    longer than 32 characters, invisible or control characters, ``/ \\ ? #
+    %``), looks like another player's nickname, or is used by another player
+    (compared ignoring case; the database constraint
     ``unique_profile_nickname_ci`` backs the check against races).
     """
-    nickname = nickname.strip()
-    if not nickname:
-        raise ValueError("nickname must not be blank")
-    if len(nickname) > 32:
-        raise ValueError("nickname must be at most 32 characters")
+    from .nicknames import nickname_normalize, nickname_problem
+
+    nickname = nickname_normalize(nickname)
+    problem = nickname_problem(nickname)
+    if problem is not None:
+        raise ValueError(f"nickname refused: {problem.value}")
+    if nickname_lookalike(nickname=nickname, exclude_profile_id=profile.pk):
+        raise ValueError("nickname looks like another player's")
     if nickname_taken(nickname=nickname, exclude_profile_id=profile.pk):
         raise ValueError("nickname is used by another player")
     old = profile.nickname

@@ -10,6 +10,9 @@ ACCOUNT_EMAIL_VERIFICATION: str = env.str(
     "ACCOUNT_EMAIL_VERIFICATION", default="optional" if PRODUCTION else "none"
 )
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+# The username is the player's first nickname: Django's username rules plus
+# the nickname rules (no look-alike of another player, accounts.nicknames).
+ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.USERNAME_VALIDATORS"
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_SESSION_REMEMBER = None
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
