@@ -88,3 +88,45 @@ def test_a_player_suspended_during_the_hand_is_told_and_the_table_ends(live, bro
     assert errors_a == [] and errors_b == [] and errors_m == []
     for ctx in (ctx_a, ctx_b, ctx_m):
         ctx.close()
+
+
+def _reported_hand(live: Any, reporter: str, suspect: str) -> None:
+    """A settled hand ``suspect`` won against ``reporter``, reported."""
+    live.manage(
+        "shell",
+        "-c",
+        "from django.utils import timezone\n"
+        "from accounts.models import User\n"
+        "from moderation.services.reports import report_file\n"
+        "from tests.leaderboard.factory import hand\n"
+        f"r = User.objects.get(username={reporter!r})\n"
+        f"s = User.objects.get(username={suspect!r})\n"
+        "rows = hand(r, s, ended=timezone.now(), winner=1)\n"
+        "report_file(reporter=r, category='collusion', text='', hand=rows[0].hand)\n",
+    )
+
+
+def test_the_reversal_preview_needs_no_reason(live, browser):
+    live.create_players("giver", "taker")
+    _moderator(live, "judge3")
+    _reported_hand(live, "giver", "taker")
+    ctx, m, errors = new_page(browser, DESKTOP)
+    login(m, live, "judge3")
+    m.goto(f"{live.url}/admin/moderation/case/")
+    m.locator('#result_list tbody a[href*="/change/"]').first.click()
+    m.locator("[data-testid=decide-form] input[name=hands]").first.check()
+    assert m.locator("textarea[name=reason]").input_value() == ""
+    m.locator("[data-testid=reverse-preview]").click()
+    preview = m.locator("[data-testid=reversal-preview]")
+    preview.wait_for(state="visible", timeout=10_000)
+    assert preview.get_attribute("data-conserved") == "1"
+    # the raw ledger codes are not shown: the kind is named
+    assert "牌局结算" in preview.inner_text() and "rake" not in preview.inner_text()
+    # deciding still needs the reason (the browser asks for it first)
+    m.locator("[data-testid=decide-warn]").click()
+    assert m.locator("[data-testid=reversal-preview]").count() == 1
+    assert m.evaluate(
+        "() => !document.querySelector('textarea[name=reason]').validity.valid"
+    )
+    assert errors == []
+    ctx.close()
