@@ -74,6 +74,9 @@ class HandState:
     ready: list[bool] = field(default_factory=lambda: [False, False])
     heavenly_ready: list[bool] = field(default_factory=lambda: [False, False])
     ready_mark: list[int] = field(default_factory=lambda: [-1, -1])
+    # per seat, the length of its pool when it declared 报听 (-1: not declared):
+    # its discards from there on were made by the locked hand
+    ready_pool: list[int] = field(default_factory=lambda: [-1, -1])
     auto: list[bool] = field(default_factory=lambda: [False, False])
     open_hand: list[bool] = field(default_factory=lambda: [False, False])
     start_double: list[bool] = field(default_factory=lambda: [False, False])

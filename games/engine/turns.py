@@ -257,6 +257,7 @@ class HandTurns(HandDealing):
         s.ready[seat] = True
         s.heavenly_ready[seat] = heavenly
         s.ready_mark[seat] = s.discards_made[1 - seat]
+        s.ready_pool[seat] = len(s.discards[seat])
         self._emit(
             "ready",
             seat,

@@ -58,6 +58,9 @@ def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
             "discards": [_t(t) for t in s.discards[i]],
             "flowers": [_t(t) for t in s.flowers[i]],
             "ready": s.ready[i],
+            # where its 报听 began in ``discards`` (the discard made with it
+            # and the locked hand's after it), None before a 报听
+            "ready_discard_index": s.ready_pool[i] if s.ready[i] else None,
             "auto_play": s.auto[i],
             "open_hand": s.open_hand[i],
             "start_double": s.start_double[i],

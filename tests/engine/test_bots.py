@@ -366,16 +366,23 @@ def test_every_rule_set_plays_to_the_end(level: str, ruleset: str) -> None:
         assert hand.state.result is not None
 
 
-def test_bot_remembers_where_the_opponents_ready_began() -> None:
-    from games.engine.bots.base import PlanningBot
+def test_the_view_says_where_the_opponents_ready_began() -> None:
+    # issue 15: the seat's view carries it; the bots keep no memory of their own
+    from games.engine.actions import Discard, Ready
+    from games.engine.bots.observation import observation_from_view
+    from games.rules.tiles import Tile
+    from tests.engine.helpers import stacked
 
-    bot = make_bot("hard", random.Random(0))
-    assert isinstance(bot, PlanningBot)
-    view = _view(_tiles("123m456m789m11z23m"), drawn="7z", ruleset="erren")
-    view["opponent"]["ready"] = True
-    view["opponent"]["discards"] = ["1z", "5m", "9m"]  # 9m made with 报听
-    assert bot._observe(view).opp_ready_index == 2
-    view["opponent"]["discards"] = ["1z", "5m", "9m", "3m", "6z"]
-    assert bot._observe(view).opp_ready_index == 2  # remembered
-    view["commitment"] = "another hand"
-    assert bot._observe(view).opp_ready_index == 4
+    hand = stacked("erren", "123m456m789m22z1z6z7z", "123456789m1z3z4z5z", draws="5z6z")
+    assert hand.view(1)["opponent"]["ready_discard_index"] is None
+    hand.apply(Discard(0, hand.seq, Tile.parse("1z")), now=1002.0)
+    while hand.state.pending[1]:
+        hand.apply(hand.default_action(1), now=1003.0)
+    ready = Ready(0, hand.seq, Tile.parse("7z"))
+    assert ready in hand.legal_actions(0)
+    hand.apply(ready, now=1004.0)
+    view = hand.view(1)
+    assert view["opponent"]["discards"] == ["1z", "7z"]
+    assert view["opponent"]["ready_discard_index"] == 1  # 7z made with 报听
+    assert observation_from_view(view).opp_ready_index == 1
+    assert hand.view(0)["me"]["ready_discard_index"] == 1

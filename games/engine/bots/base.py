@@ -103,7 +103,6 @@ class PlanningBot:
             if scorer is not None
             else (engine_scorer if self.style.score_waits else None)
         )
-        self._ready_seen: dict[str, int] = {}
         self._scores: dict[tuple[object, ...], ScoredWin] = {}
 
     # ------------------------------------------------------------ the contract
@@ -134,20 +133,8 @@ class PlanningBot:
         return self.claim(ctx, options)
 
     def _observe(self, view: Mapping[str, Any]) -> Observation:
-        # remember when the opponent declared 报听: its later discards are safe
-        them = view.get("opponent") or {}
-        key = f"{view.get('commitment')}:{view.get('seat')}"
-        idx = self._ready_seen.get(key)
-        if them.get("ready") and idx is None:
-            # first seen right after the declaration: its last discard is the
-            # one made with it (which may be a winning tile); later ones are
-            # the locked hand's and cannot be
-            n = len(them.get("discards") or ())
-            idx = max(n - 1, 0)
-            if len(self._ready_seen) > 64:
-                self._ready_seen.clear()
-            self._ready_seen[key] = idx
-        return observation_from_view(view, opp_ready_index=idx)
+        # the view says where the opponent's 报听 began: no memory of our own
+        return observation_from_view(view)
 
     # -------------------------------------------------------------- decisions
     def take_win(

@@ -196,13 +196,12 @@ def _melds(values: Any) -> tuple[Meld, ...]:
     return tuple(out)
 
 
-def observation_from_view(
-    view: Mapping[str, Any], *, opp_ready_index: int | None = None
-) -> Observation:
+def observation_from_view(view: Mapping[str, Any]) -> Observation:
     """Build an :class:`Observation` from ``Hand.view(seat)``.
 
-    ``opp_ready_index`` overrides where the opponent's post-报听 discards
-    start (a bot remembers it across calls; the view does not say).
+    Where the opponent's 报听 began is the view's
+    ``opponent.ready_discard_index`` (without it, e.g. a hand-made view: all
+    its discards count as made before).
 
     Raises:
         KeyError: the view lacks a required field (ruleset, seat, me).
@@ -217,7 +216,7 @@ def observation_from_view(
         counts[_tile_index(drawn)] += 1
     ready_at: int | None = None
     if them.get("ready"):
-        idx = them.get("ready_discard_index", opp_ready_index)
+        idx = them.get("ready_discard_index")
         ready_at = int(idx) if idx is not None else len(them.get("discards") or [])
     ind = view.get("indicators") or {}
     wild = ind.get("wild")
