@@ -455,6 +455,12 @@ class HandSeat(models.Model):
         return f"{self.hand_id}:{self.seat} {self.result}"
 
 
+COUNTED = models.Q(reversed=False) & ~models.Q(result="annulled")
+"""The hand rows that count in boards, statistics, player pages and evidence:
+not annulled (系统断线) and not reversed by a moderator (its coins and points
+went back).  Ratings are the exception: a reversed hand stays rated."""
+
+
 class HandReview(models.Model):
     """A hand's review (复盘): each decision against the hard bot, computed once.
 

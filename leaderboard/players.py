@@ -18,7 +18,7 @@ from django.http import Http404
 
 from accounts.models import Profile
 from accounts.selectors import LevelProgress, level_progress
-from games.models import HandSeat
+from games.models import COUNTED, HandSeat
 
 from .models import OVERALL, PlayerStats
 from .rating import is_provisional
@@ -117,7 +117,7 @@ def player_page(*, nickname: str, viewer: Any) -> PlayerPage:
     )[::-1]
     counter: Counter[str] = Counter()
     for fans in (
-        HandSeat.objects.filter(user_id=user_id, won=True)
+        HandSeat.objects.filter(COUNTED, user_id=user_id, won=True)
         .order_by("-ended")
         .values_list("fans", flat=True)[:FAN_WINS]
     ):
@@ -126,9 +126,7 @@ def player_page(*, nickname: str, viewer: Any) -> PlayerPage:
     fans = [
         (*names.get(fid, (fid, fid)), n) for fid, n in counter.most_common(TOP_FANS)
     ]
-    played = HandSeat.objects.filter(user_id=user_id).exclude(
-        result=HandSeat.Result.ANNULLED
-    )
+    played = HandSeat.objects.filter(COUNTED, user_id=user_id)
     heads = (
         played.values(
             "opponent_id",

@@ -138,25 +138,30 @@ def _seat_totals(lo: int, hi: int) -> tuple[str, list[Any]]:
     """
     rule = hand_points_sql()
     big = BigIntegerField()
+    # reversed hands count nowhere but in the rating (games.models.COUNTED)
     live = Q(reversed=False)
     qs = (
         HandSeat.objects.filter(user_id__gte=lo, user_id__lte=hi)
         .exclude(result=HandSeat.Result.ANNULLED)
         .values("user_id", "ruleset")
         .annotate(
-            n_hands=Count("id"),
-            n_wins=_count(Q(won=True)),
-            n_self_drawn=_count(Q(self_drawn=True)),
-            n_dealt_in=_count(Q(dealt_in=True)),
-            n_draws=_count(Q(result=HandSeat.Result.DRAW)),
+            n_hands=_count(live),
+            n_wins=_count(live & Q(won=True)),
+            n_self_drawn=_count(live & Q(self_drawn=True)),
+            n_dealt_in=_count(live & Q(dealt_in=True)),
+            n_draws=_count(live & Q(result=HandSeat.Result.DRAW)),
             n_points=Sum(
                 Case(When(live, then=rule), default=Value(0), output_field=big)
             ),
             n_coins=Sum(
                 Case(When(live, then=F("coins")), default=Value(0), output_field=big)
             ),
-            n_fan_sum=Sum(Case(When(won=True, then=F("fan")), default=Value(0))),
-            n_max_fan=Max(Case(When(won=True, then=F("fan")), default=Value(0))),
+            n_fan_sum=Sum(
+                Case(When(live & Q(won=True), then=F("fan")), default=Value(0))
+            ),
+            n_max_fan=Max(
+                Case(When(live & Q(won=True), then=F("fan")), default=Value(0))
+            ),
             n_rated=Count("ruleset_rating_after"),
             n_last_rated=Max(
                 Case(When(ruleset_rating_after__isnull=False, then=F("id")))

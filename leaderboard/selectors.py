@@ -50,7 +50,7 @@ from django.db.models.functions import Cast, Coalesce
 
 from accounts.models import Level, Profile, User
 from accounts.selectors import level_scheme_active
-from games.models import HandSeat
+from games.models import COUNTED, HandSeat
 
 from .eligibility import board_eligible
 from .models import OVERALL, BoardSnapshot, PlayerStats
@@ -118,9 +118,8 @@ def _stats_board(key: BoardKey) -> QuerySet[Any]:
 
 def _hands_in(key: BoardKey, day: date) -> QuerySet[HandSeat]:
     start, end = period_range(period=key.period, day=day)
-    seats = HandSeat.objects.filter(ended__lt=end).exclude(
-        result=HandSeat.Result.ANNULLED
-    )
+    # annulled and reversed hands count on no board (games.models.COUNTED)
+    seats = HandSeat.objects.filter(COUNTED, ended__lt=end)
     if start is not None:
         seats = seats.filter(ended__gte=start)
     if key.ruleset:

@@ -106,24 +106,27 @@ def stats_record_hand(*, seats: Sequence[HandSeat]) -> None:
 
 
 def stats_reverse_hand(*, seats: Sequence[HandSeat]) -> None:
-    """Take a reversed hand's coins and points out of the players' counters.
+    """Take a reversed hand out of the players' counters.
 
-    Hand counts and ratings stay (the hand was played); only what the
-    moderator undid in the ledger is taken back.  Call with the profiles
-    locked.
+    A reversed hand counts nowhere but in the rating (``games.models.COUNTED``):
+    its players' counters — hands, wins, 自摸, 放炮, 流局, points, coins, fan
+    sum and 最大番 — are rebuilt from their hand rows by the nightly job's own
+    statements (``leaderboard.recalc.repair_batch``, one player at a time),
+    so the biggest hand is right too.  Call with the profiles locked, after
+    the rows are marked ``reversed``.
     """
-    for seat in seats:
-        PlayerStats.objects.filter(
-            user_id=seat.user_id, ruleset__in=[OVERALL, seat.ruleset]
-        ).update(points=F("points") - seat.points, coins=F("coins") - seat.coins)
+    _refresh(sorted({s.user_id for s in seats}))
 
 
 def stats_restore_hand(*, seats: Sequence[HandSeat]) -> None:
-    """Put a restored hand (a reversal undone) back into the players' counters.
+    """Put a restored hand (a reversal undone) back into the players' counters
+    (rebuilt as in :func:`stats_reverse_hand`).  Call with the profiles
+    locked, after the rows' ``reversed`` mark is cleared."""
+    _refresh(sorted({s.user_id for s in seats}))
 
-    The inverse of :func:`stats_reverse_hand`.  Call with the profiles locked.
-    """
-    for seat in seats:
-        PlayerStats.objects.filter(
-            user_id=seat.user_id, ruleset__in=[OVERALL, seat.ruleset]
-        ).update(points=F("points") + seat.points, coins=F("coins") + seat.coins)
+
+def _refresh(user_ids: Sequence[int]) -> None:
+    from .recalc import repair_batch
+
+    for user_id in user_ids:
+        repair_batch(user_id, user_id)

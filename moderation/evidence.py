@@ -23,7 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Q
 
-from games.models import HandEvent, HandSeat
+from games.models import COUNTED, HandEvent, HandSeat
 
 from . import stats
 from .models import UPHELD, Case, Outcome, Report, Sanction
@@ -126,14 +126,14 @@ def timing_evidence(
         )
     )
     own = _seat_map(
-        HandSeat.objects.filter(user_id=user_id)
+        HandSeat.objects.filter(COUNTED, user_id=user_id)
         .exclude(hand_id__in=hand_ids)
         .order_by("-ended", "-id")
         .values_list("hand_id", "seat")[:limit]
     )
     site = _seat_map(
         HandSeat.objects.exclude(user_id=user_id)
-        .filter(user__profile__is_bot=False)
+        .filter(COUNTED, user__profile__is_bot=False)
         .order_by("-ended", "-id")
         .values_list("hand_id", "seat")[: settings.MAHJONG_EVIDENCE_SITE_HANDS]
     )
@@ -177,12 +177,13 @@ def pair_history(*, user_id: int, other_id: int, limit: int = 200) -> dict[str, 
     "flow": [cumulative net coins to ``user_id`` after each hand, oldest
     first], "hand_ids": [newest first]}``.  Coins are what each side paid
     the other (the loser's payment; the site's rake comes out of it), from
-    the hand rows; practice and annulled hands are left out; "quick" /
+    the hand rows; practice, annulled and reversed hands are left out; "quick" /
     "friend" count how they were paired (快速开始 or 好友房).
     """
     rows = list(
-        HandSeat.objects.filter(user_id=user_id, opponent_id=other_id, practice=False)
-        .exclude(result=HandSeat.Result.ANNULLED)
+        HandSeat.objects.filter(
+            COUNTED, user_id=user_id, opponent_id=other_id, practice=False
+        )
         .order_by("-ended", "-id")
         .values_list("hand_id", "ended", "result", "coins", "hand__table__kind")[:limit]
     )
@@ -296,7 +297,7 @@ def agreement_evidence(*, user_id: int, hand_ids: Iterable[int]) -> dict[str, An
     recent = settings.MAHJONG_OUTLIER_RECENT_HANDS
     reported = agreement(user_id=user_id, hand_ids=hand_ids)
     own_ids = list(
-        HandSeat.objects.filter(user_id=user_id)
+        HandSeat.objects.filter(COUNTED, user_id=user_id)
         .exclude(hand_id__in=hand_ids)
         .order_by("-ended", "-id")
         .values_list("hand_id", flat=True)[: settings.MAHJONG_EVIDENCE_BASELINE_HANDS]

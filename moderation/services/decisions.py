@@ -212,9 +212,10 @@ def reversal_preview(
 
 
 def reversible_hands(case: Case) -> list[int]:
-    """Hands a decision on ``case`` may reverse: settled hands of the suspect
-    attached to the case or in its evidence's pair histories."""
-    ids = set(case_hand_ids(case))
+    """Hands a decision on ``case`` may reverse (or restore): settled hands of
+    the suspect attached to the case, in its evidence's pair histories (which
+    leave reversed hands out) or reversed by it."""
+    ids = set(case_hand_ids(case)) | set(case.reversed_hands or [])
     for pair in (case.evidence or {}).get("pairs", []):
         ids.update(pair.get("hand_ids", []))
     return sorted(
