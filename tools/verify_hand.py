@@ -15,10 +15,19 @@ following the shuffle described in docs/fairness.md:
    replacement draws) takes exactly the tile the log shows, leaving the
    logged number of tiles;
 3. the 财神 indicator, the 加番牌 and the 任务 are the ones the same seed
-   gives.
+   gives;
+4. the result: the file's ``result`` and ``settlement`` are the ones the
+   log's last event (``hand_ended``) carries; the winner, the loser, how the
+   hand was won (self-drawn, on a discard, robbing a kong) and the winning
+   tile are the ones the log's actions and tiles give; the fan total is the
+   sum of the fans listed; the settlement's winner, loser and coin changes
+   agree with it (the loser pays ``coins``, the winner receives ``coins``
+   less ``rake``).  A hand with no ``hand_ended`` (annulled) names no winner
+   and moves no coins.
 
-It does not re-check the rules (what was legal, the scoring): the site's
-engine does that when it replays the log.  This file deliberately shares no
+It does not re-check the rules (what was legal, which fans a hand has): the
+site's engine does that when it replays the log, and it refuses an imported
+file whose result differs from the log's.  This file deliberately shares no
 code with the site, so that it can be read and run on its own.
 """
 
@@ -184,6 +193,130 @@ def _task(rng: Any, ruleset: str, systems: list[str]) -> dict[str, Any]:
     return {"kind": kind}
 
 
+_LOG_ONLY = ("melds", "swapped", "seed", "commitment")
+
+
+def _differs(a: Any, b: Any) -> bool:
+    """JSON values differ (``1`` and ``True`` and ``1.0`` are different)."""
+    return json.dumps(a, sort_keys=True) != json.dumps(b, sort_keys=True)
+
+
+def check_result(data: dict[str, Any], events: list[Any], report: Report) -> None:
+    """Step 4 of the module docstring: the result against the log."""
+    stored = data.get("result")
+    settlement = data.get("settlement")
+    last = events[-1] if events and isinstance(events[-1], dict) else {}
+    if last.get("kind") != "hand_ended":
+        st = settlement if isinstance(settlement, dict) else {}
+        named = isinstance(stored, dict) and stored.get("winner") is not None
+        if named or any(
+            st.get(k) not in (None, 0, [0, 0]) for k in ("coins", "deltas")
+        ):
+            report.bad(
+                "result: the log has no end, yet the file names a winner or coins"
+            )
+        else:
+            report.good("result: the log has no end (annulled); no winner, no coins")
+        return
+    payload = last.get("payload") if isinstance(last.get("payload"), dict) else {}
+    logged = {k: v for k, v in payload.items() if k not in _LOG_ONLY}
+    bad = 0
+
+    def fail(text: str) -> None:
+        nonlocal bad
+        bad += 1
+        report.bad("result: " + text)
+
+    if not isinstance(stored, dict):
+        fail("the file has no result")
+        return
+    for key in sorted(set(stored) | set(logged)):
+        if key not in stored or key not in logged or _differs(stored[key], logged[key]):
+            fail(f"the file's result.{key} is not the log's ({stored.get(key)!r:.60})")
+    st_log = (
+        logged.get("settlement") if isinstance(logged.get("settlement"), dict) else {}
+    )
+    st = settlement if isinstance(settlement, dict) else {}
+    for key in sorted(set(st) | set(st_log)):
+        if key == "skill":  # the site's points rule (0 in practice), not the log's
+            continue
+        if key not in st or key not in st_log or _differs(st[key], st_log[key]):
+            fail(f"the file's settlement.{key} is not the log's ({st.get(key)!r:.60})")
+    # what the log itself says: who won, how, on which tile
+    action = last.get("action") if isinstance(last.get("action"), dict) else None
+    winner = action.get("seat") if action and action.get("kind") == "win" else None
+    if logged.get("winner") != winner:
+        said = logged.get("winner")
+        fail(f"winner {said!r}, but the log's winning move is by {winner!r}")
+    if winner is None:
+        if logged.get("reason") == "win":
+            fail("reason 'win' without a winning move")
+    else:
+        prompts = [
+            e.get("payload") or {}
+            for e in events[:-1]
+            if isinstance(e, dict) and e.get("kind") == "prompt"
+        ]
+        phase = prompts[-1].get("phase") if prompts else None
+        self_drawn = phase == "turn"
+        robbed = phase == "rob"
+        if logged.get("reason") != "win":
+            fail(f"reason {logged.get('reason')!r} after a winning move")
+        if logged.get("loser") != 1 - winner:
+            fail(f"loser {logged.get('loser')!r}, seat {1 - winner} expected")
+        if logged.get("self_drawn") is not self_drawn:
+            fail(f"self_drawn {logged.get('self_drawn')!r}, the log says {self_drawn}")
+        if bool(logged.get("robbed_kong")) is not robbed:
+            fail(f"robbed_kong {logged.get('robbed_kong')!r}, the log says {robbed}")
+        # the winning tile: the last discard, the kong robbed, or the winner's
+        # last draw after the first discard (天胡 wins on the dealt tiles)
+        kinds = ("draw",) if self_drawn else ("added_kong",) if robbed else ("discard",)
+        tiles, played = [], False
+        for e in events[:-1]:
+            if not isinstance(e, dict):
+                continue
+            played = played or e.get("kind") == "discard"
+            if e.get("kind") in kinds and (
+                not self_drawn or (e.get("seat") == winner and played)
+            ):
+                tiles.append((e.get("payload") or {}).get("tile"))
+        if tiles and logged.get("win_tile") != tiles[-1]:
+            fail(f"win_tile {logged.get('win_tile')!r}, the log's is {tiles[-1]!r}")
+        fans = logged.get("fans") if isinstance(logged.get("fans"), list) else []
+        try:
+            total = sum(
+                int(f["points"]) * int(f.get("count", 1))
+                for f in fans
+                if f.get("counted", True)
+            )
+        except (TypeError, ValueError, KeyError, AttributeError):
+            total = None
+        if total != logged.get("fan_total"):
+            fail(f"fan_total {logged.get('fan_total')!r}, the fans add up to {total!r}")
+    sw, sl = st_log.get("winner"), st_log.get("loser")
+    if sw != winner or (winner is not None and sl != 1 - winner):
+        fail("the settlement's winner or loser is not the result's")
+    deltas = st_log.get("deltas")
+    coins, rake = st_log.get("coins", 0), st_log.get("rake", 0)
+    if winner is None:
+        want = [0, 0]
+    elif isinstance(coins, int) and isinstance(rake, int):
+        want = [0, 0]
+        want[winner], want[1 - winner] = coins - rake, -coins
+    else:
+        want = None
+    if deltas != want:
+        fail(f"the coin changes {deltas!r} do not follow from coins and rake")
+    if not bad:
+        how = "self-drawn" if logged.get("self_drawn") else "on a discard"
+        what = (
+            f"seat {winner} won ({how}, {logged.get('fan_total')} fan)"
+            if winner is not None
+            else f"no winner ({logged.get('reason')})"
+        )
+        report.good(f"result: the file's result and settlement are the log's; {what}")
+
+
 def verify(data: Any) -> Report:
     """Check an exported hand (the parsed JSON); see the module docstring.
 
@@ -302,6 +435,8 @@ def verify(data: Any) -> Report:
             f"wall: shuffle version {version}, {len(wall)} tiles; "
             f"{report.tiles} dealt or drawn tiles match the log"
         )
+    # 4. the result
+    check_result(data, events, report)
     return report
 
 

@@ -5,9 +5,13 @@ the replay viewer works from, whether the hand comes from the database
 (:func:`hand_file_from_record`) or from an uploaded file
 (:func:`parse_hand_file`), so an exported and re-imported hand replays
 identically.  Parsing checks the structure and every value's type and tile
-notation and refuses anything else with a message for people; it does not
-decide whether the log is *true* — the replay page's verification (seed,
-commitment, wall; the engine's replay) says that.
+notation and refuses anything else with a message for people.  The result
+shown is never the file's word: it is the one the log's last event carries
+(:func:`result_from_log`, which the engine's replay rebuilds from the seed
+and the actions), and a file whose stored ``result``/``settlement`` differs
+from it is refused.  Parsing does not decide whether the log is *true* — the
+replay page's verification (seed, commitment, wall; the engine's replay)
+says that.
 """
 
 from __future__ import annotations
@@ -215,6 +219,134 @@ def hand_file_from_record(record: Any) -> HandFile:
     )
 
 
+# ------------------------------------------------- the result the log gives
+LOG_ONLY_KEYS = frozenset({"melds", "swapped", "seed", "commitment"})
+"""Keys of ``hand_ended``'s payload that are not part of the stored result."""
+
+
+def result_from_log(
+    events: tuple[Event, ...] | list[Event], *, practice: bool
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The result and settlement a hand's log determines, or None if it has
+    no ``hand_ended`` event (an annulled hand, cut off).
+
+    The engine writes the whole result — winner, fans, total, both hands and
+    its settlement — into the last event, and the replay check
+    (:func:`games.engine.walk.walk`) rebuilds that event from the seed and
+    the actions; so this, not a file's top-level ``result``/``settlement``,
+    is what a replay shows.  The shapes are ``HandRecord.result`` and
+    ``HandRecord.settlement`` (the settlement's ``skill`` by
+    ``accounts.points.hand_points``, 0 for a practice hand).
+    """
+    from accounts.points import hand_points
+
+    if not events or events[-1].kind != "hand_ended":
+        return None
+    payload = events[-1].payload
+    result = {k: v for k, v in payload.items() if k not in LOG_ONLY_KEYS}
+    settlement = dict(result.get("settlement") or {})
+    fan = settlement.get("fan", 0)
+    multiplier = settlement.get("multiplier", 1)
+    if isinstance(fan, int) and isinstance(multiplier, int) and fan >= 0:
+        settlement["skill"] = [
+            hand_points(
+                won=settlement.get("winner") == seat,
+                fan=fan,
+                multiplier=max(1, multiplier),
+                practice=practice,
+            )
+            for seat in (0, 1)
+        ]
+    return result, settlement
+
+
+def result_difference(
+    result: dict[str, Any] | None,
+    settlement: dict[str, Any] | None,
+    rebuilt: tuple[dict[str, Any], dict[str, Any]],
+) -> str | None:
+    """Where a stored result and settlement first differ from the log's
+    (:func:`result_from_log`), e.g. ``result.fans[0].id``; None if they agree.
+
+    The settlement's ``skill`` (实力积分, the site's points rule) is not
+    compared: the log does not decide it.
+    """
+
+    def unskilled(st: Any) -> Any:
+        if isinstance(st, dict):
+            return {k: v for k, v in st.items() if k != "skill"}
+        return st
+
+    return first_difference(result, rebuilt[0], "result") or first_difference(
+        unskilled(settlement), unskilled(rebuilt[1]), "settlement"
+    )
+
+
+def first_difference(stored: Any, rebuilt: Any, path: str) -> str | None:
+    """The first path where two JSON values differ (``result.fans[0].id``)."""
+    if isinstance(stored, dict) and isinstance(rebuilt, dict):
+        for key in sorted(set(stored) | set(rebuilt), key=str):
+            where = f"{path}.{key}"
+            if key not in stored or key not in rebuilt:
+                return where
+            found = first_difference(stored[key], rebuilt[key], where)
+            if found:
+                return found
+        return None
+    if isinstance(stored, list) and isinstance(rebuilt, list):
+        if len(stored) != len(rebuilt):
+            return path
+        for i, (a, b) in enumerate(zip(stored, rebuilt, strict=True)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if type(stored) is not type(rebuilt) or stored != rebuilt:
+        return path
+    return None
+
+
+def _checked_result(
+    events: tuple[Event, ...],
+    *,
+    practice: bool,
+    annulled: bool,
+    result: dict[str, Any] | None,
+    settlement: dict[str, Any] | None,
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The result to show for an imported file: the log's (see
+    :func:`result_from_log`).
+
+    Raises:
+        HandFileError: the file's stored result or settlement differs from
+            the one its log gives (an edited result), or the hand's status
+            disagrees with its log (ended without ``hand_ended``, annulled
+            with one, or an annulled hand that names a winner or moves coins).
+    """
+    rebuilt = result_from_log(events, practice=practice)
+    if rebuilt is None:
+        if not annulled:
+            raise _fail(_("文件里的牌局没有结束事件，却未标为作废。"))
+        st = settlement or {}
+        if (result or {}).get("winner") is not None or any(
+            st.get(k) not in (None, 0, [0, 0]) for k in ("coins", "deltas", "rake")
+        ):
+            raise _fail(_("作废的牌局不应有输赢或游戏币变动。"))
+        return result, settlement
+    if annulled:
+        raise _fail(_("标为作废的牌局不应有结束事件。"))
+    where = result_difference(result, settlement, rebuilt)
+    if where is not None:
+        raise _fail(
+            _(
+                "文件里的结果与事件记录不一致（%(where)s）：结果由牌局记录决定，"
+                "不能单独修改。"
+            )
+            % {"where": where[:80]}
+        )
+    return rebuilt
+
+
 # ----------------------------------------------------------------- parsing
 def _fail(message: str) -> HandFileError:
     return HandFileError(message)
@@ -367,6 +499,15 @@ def parse_hand_file(raw: bytes | str) -> HandFile:
     if settlement is not None and not isinstance(settlement, dict):
         raise _fail(_("文件格式不对：缺少“%(what)s”。") % {"what": "settlement"})
     hand_id = hand.get("id")
+    practice = bool(hand.get("practice"))
+    annulled = bool(hand.get("annulled"))
+    result, settlement = _checked_result(
+        events,
+        practice=practice,
+        annulled=annulled,
+        result=result,
+        settlement=settlement,
+    )
     return HandFile(
         ruleset=str(name),
         stake=int(stake),
@@ -378,8 +519,8 @@ def parse_hand_file(raw: bytes | str) -> HandFile:
         result=result,
         settlement=settlement,
         hand_id=hand_id if isinstance(hand_id, int) and hand_id > 0 else None,
-        status="annulled" if hand.get("annulled") else "ended",
-        practice=bool(hand.get("practice")),
+        status="annulled" if annulled else "ended",
+        practice=practice,
         started=hand.get("started") if isinstance(hand.get("started"), str) else None,
         ended=hand.get("ended") if isinstance(hand.get("ended"), str) else None,
         exported_at=data.get("exported_at")

@@ -28,6 +28,7 @@ from games.rules.tiles import ALL_TILES
 from games.templatetags.mj_table import tile_name
 
 from .board import Step
+from .handfile import LOG_ONLY_KEYS
 from .replay import Decision, Replay
 
 
@@ -352,14 +353,19 @@ def page_data(replay: Replay, *, review_seats: list[int]) -> dict[str, Any]:
     ``steps`` (the last index), ``decisions`` {seat: [step, …]} (steps where
     each seat decided, for ⇤/⇥ by seat), and ``fair``: the revealed seed, the
     published commitment, the shuffle version, the unshuffled wall and every
-    tile movement the 验证 button checks (deal, draws, indicators, 任务).
+    tile movement the 验证 button checks (deal, draws, indicators, 任务), the
+    result and settlement shown, and the log's own (``hand_ended``: its
+    payload, the seat of the winning move, the phase it was made in).
     Nothing here is secret: the hand has ended.
     """
     hf = replay.file
     rs = get_ruleset(hf.ruleset)
     first = hf.events[0].payload if hf.events else {}
     moves = []
+    phase = None
     for ev in hf.events:
+        if ev.kind == "prompt":
+            phase = ev.payload.get("phase")
         if ev.kind in ("deal", "draw", "indicator", "task", "hand_ended"):
             p = ev.payload
             keep = {
@@ -373,6 +379,14 @@ def page_data(replay: Replay, *, review_seats: list[int]) -> dict[str, Any]:
                 f"task_{k}" if ev.kind == "task" else k: p[k] for k in keep if k in p
             }
             move.update({"seq": ev.seq, "kind": ev.kind, "seat": ev.seat})
+            if ev.kind == "hand_ended":
+                # what the log says of the result, for the check of the shown one
+                action = ev.action or {}
+                move["result"] = {k: v for k, v in p.items() if k not in LOG_ONLY_KEYS}
+                move["win_seat"] = (
+                    action.get("seat") if action.get("kind") == "win" else None
+                )
+                move["phase"] = phase
             moves.append(move)
     ids = {f.id for f in rs.fans}
     systems = {s.value for s in rs.systems}
@@ -392,5 +406,9 @@ def page_data(replay: Replay, *, review_seats: list[int]) -> dict[str, Any]:
             + (["double"] if systems & {"start_double", "deal_double"} else []),
             "task_fans": [f for f in TASK_FANS if f in ids],
             "moves": moves,
+            # the result and settlement the page shows (the 验证 compares
+            # them with the log's last event)
+            "result": hf.result,
+            "settlement": hf.settlement,
         },
     }

@@ -6,7 +6,8 @@ the engine (:func:`games.engine.walk.walk`), the decision each seat made at
 each step: the options it had (吃 碰 杠 和 过, 报听, 换牌 … — the engine's
 ``legal_actions``), what it chose, how long it took and how long it had.
 The engine's replay also says whether the log is consistent with its seed
-and the rules (``engine_ok``); a log that is not still has its board.
+and the rules, and the stored result with the log's (``engine_ok``); a log
+that is not still has its board.
 
 Replays are kept in a small per-process cache (:func:`cached_replay`): the
 viewer asks for one step at a time.
@@ -25,7 +26,7 @@ from games.engine.review import action_key
 from games.engine.walk import walk
 
 from .board import Step, build_steps, step_of
-from .handfile import HandFile
+from .handfile import HandFile, result_difference, result_from_log
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,13 @@ def build_replay(hf: HandFile) -> Replay:
         replay.engine_error = str(exc)[:300]
     else:
         replay.decisions = found
+        rebuilt = result_from_log(hf.events, practice=hf.practice)
+        if rebuilt is not None:
+            # the stored result must be the one the (replayed) log carries
+            where = result_difference(hf.result, hf.settlement, rebuilt)
+            if where is not None:
+                replay.engine_ok = False
+                replay.engine_error = f"the stored {where} differs from the log"
     return replay
 
 

@@ -71,9 +71,11 @@
       ok = false;
       lines.push(words.commitBad);
     }
+    var partial = false;
     if (version !== 2) {
       lines.push(words.v1);
-      return { ok: ok, lines: lines, partial: true };
+      var r1 = checkResult(fair, words);
+      return { ok: ok && r1.ok, lines: lines.concat(r1.lines), partial: true };
     }
     var rng = new Stream(fair.seed);
     var wall = fair.wall.slice();
@@ -133,7 +135,69 @@
       }
     }
     if (!wrong) lines.push(fill(words.wallOk, { n: count }));
-    return { ok: ok, lines: lines };
+    var res = checkResult(fair, words);
+    if (!res.ok) ok = false;
+    lines = lines.concat(res.lines);
+    return { ok: ok, lines: lines, partial: partial };
+  }
+
+  /* JSON with sorted keys, so two results compare by value. */
+  function canon(v) {
+    if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
+    if (v && typeof v === "object") {
+      return "{" + Object.keys(v).sort().map(function (k) {
+        return JSON.stringify(k) + ":" + canon(v[k]);
+      }).join(",") + "}";
+    }
+    return JSON.stringify(v === undefined ? null : v);
+  }
+
+  /* The result shown against the log's last event (as tools/verify_hand.py):
+     the same result and settlement, the winner is the seat of the winning
+     move, self-drawn when it was made on the winner's turn, the fan total is
+     the sum of the fans, the coins follow from coins and rake. */
+  function checkResult(fair, words) {
+    var end = null;
+    fair.moves.forEach(function (m) { if (m.kind === "hand_ended") end = m; });
+    var shown = fair.result || {};
+    var st = fair.settlement || {};
+    var bad = [];
+    if (!end) {
+      var coins = (st.deltas || [0, 0]).some(function (d) { return d !== 0; });
+      if (shown.winner !== null && shown.winner !== undefined || coins) bad.push("winner");
+      return bad.length ? { ok: false, lines: [fill(words.resultBad, { what: bad.join(", ") })] }
+                        : { ok: true, lines: [] };
+    }
+    var log = end.result || {};
+    var keys = {};
+    Object.keys(shown).concat(Object.keys(log)).forEach(function (k) { keys[k] = 1; });
+    Object.keys(keys).sort().forEach(function (k) {
+      if (canon(shown[k]) !== canon(log[k])) bad.push("result." + k);
+    });
+    var logSt = log.settlement || {};
+    keys = {};
+    Object.keys(st).concat(Object.keys(logSt)).forEach(function (k) { keys[k] = 1; });
+    Object.keys(keys).sort().forEach(function (k) {
+      if (k !== "skill" && canon(st[k]) !== canon(logSt[k])) bad.push("settlement." + k);
+    });
+    var winner = end.win_seat === undefined ? null : end.win_seat;
+    if ((log.winner === undefined ? null : log.winner) !== winner) bad.push("winner");
+    if (winner !== null) {
+      if (log.self_drawn !== (end.phase === "turn")) bad.push("self_drawn");
+      var total = 0;
+      (log.fans || []).forEach(function (f) {
+        if (f.counted !== false) total += (f.points || 0) * (f.count || 1);
+      });
+      if (total !== log.fan_total) bad.push("fan_total");
+      var want = [0, 0];
+      want[winner] = (logSt.coins || 0) - (logSt.rake || 0);
+      want[1 - winner] = -(logSt.coins || 0);
+      if (canon(logSt.deltas) !== canon(want)) bad.push("deltas");
+    } else if (canon(logSt.deltas || [0, 0]) !== canon([0, 0])) {
+      bad.push("deltas");
+    }
+    if (bad.length) return { ok: false, lines: [fill(words.resultBad, { what: bad.slice(0, 6).join(", ") })] };
+    return { ok: true, lines: [words.resultOk] };
   }
 
   document.addEventListener("click", function (ev) {
@@ -146,7 +210,7 @@
     var d = out.dataset;
     var words = {
       commitOk: d.commitOk, commitBad: d.commitBad, wallOk: d.wallOk,
-      tileBad: d.tileBad, v1: d.v1
+      tileBad: d.tileBad, v1: d.v1, resultOk: d.resultOk, resultBad: d.resultBad
     };
     function show(ok, lines, partial) {
       out.setAttribute("data-verified", ok ? "true" : "false");

@@ -238,6 +238,24 @@ def test_export_a_tampered_file_fails_and_an_untouched_one_verifies(
     )
     assert page.get_attribute('[data-testid="engine-check"]', "data-ok") == "false"
 
+    # issue 12 tester fault 1: an edited result is refused on import …
+    forged = json.loads(path.read_text(encoding="utf-8"))
+    forged["result"]["fan_total"] = 88
+    bad = tmp_path / "forged.json"
+    bad.write_text(json.dumps(forged, ensure_ascii=False), encoding="utf-8")
+    _import(page, live, bad)
+    assert "结果与事件记录不一致" in page.text_content('[data-testid="import-error"]')
+    # … and edited in the log too, the 验证 fails on it: the shown winner is
+    # not the seat that made the winning move
+    forged = json.loads(path.read_text(encoding="utf-8"))
+    for place in (forged["result"], forged["events"][-1]["payload"]):
+        place["winner"] = 1 - place["winner"] if place["winner"] is not None else 0
+    bad.write_text(json.dumps(forged, ensure_ascii=False), encoding="utf-8")
+    _import(page, live, bad)
+    page.wait_for_selector('[data-testid="replay-page"]')
+    assert _verify(page) == "false"
+    assert "结果与记录不符" in page.text_content('[data-testid="verify-result"]')
+
     # a file that is not a hand: a clear error, nothing lost
     junk = tmp_path / "junk.json"
     junk.write_text('{"schema": "other"}', encoding="utf-8")

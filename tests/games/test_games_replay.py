@@ -373,6 +373,86 @@ def test_a_tampered_file_imports_but_does_not_verify(client, alice, room):
     assert "differs" in page
 
 
+def _won_export(client, user, room) -> dict:
+    for seed in range(20, 40):
+        data = _exported(client, user, room, seed=seed)
+        if data["result"]["winner"] is not None:
+            return data
+    raise AssertionError("no won hand")
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        lambda d: d["result"].update(winner=1 - d["result"]["winner"]),
+        lambda d: d["result"]["fans"][0].update(
+            id="BIG_FOUR_WINDS", zh="大四喜", en="Big Four Winds", points=88
+        ),
+        lambda d: d["settlement"].update(coins=d["settlement"]["coins"] + 100),
+        lambda d: d["settlement"].update(deltas=[9999, -9999]),
+    ],
+)
+def test_an_edited_result_is_refused_on_import(client, alice, room, forge):
+    """Issue 12 tester fault 1: the viewer showed an edited top-level result
+    and every check passed.  The result is the log's; a file saying otherwise
+    is refused with a clear error."""
+    data = _won_export(client, alice, room)
+    client.logout()
+    assert _import(client, json.dumps(data).encode()).status_code == 302
+    forge(data)
+    with translation.override("zh-hans"):
+        response = _import(client, json.dumps(data).encode())
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'data-testid="import-error"' in html
+    assert "结果与事件记录不一致" in html
+    with pytest.raises(HandFileError):
+        parse_hand_file(json.dumps(data))
+
+
+def test_the_viewer_shows_the_logs_result_and_gives_it_to_the_verify(
+    client, alice, room
+):
+    data = _won_export(client, alice, room)
+    hf = parse_hand_file(json.dumps(data))
+    last = data["events"][-1]
+    assert hf.result["winner"] == last["payload"]["winner"] == data["result"]["winner"]
+    # an annulled file may not name a winner; an ended one needs its end
+    cut = dict(data, events=data["events"][:-1])
+    with pytest.raises(HandFileError, match="没有结束事件"):
+        parse_hand_file(json.dumps(cut))
+    annulled = dict(cut, hand=dict(data["hand"], annulled=True, status="annulled"))
+    with pytest.raises(HandFileError, match="作废"):
+        parse_hand_file(json.dumps(annulled))
+    # the page hands the 验证 the shown result and the log's own
+    done = _import(client, json.dumps(data).encode())
+    page = client.get(done["Location"] + "?step=100000").content.decode()
+    pick = r'<script id="replay-data" type="application/json">(.*?)</script>'
+    fair = json.loads(re.search(pick, page, re.S).group(1))["fair"]
+    end = fair["moves"][-1]
+    assert end["kind"] == "hand_ended"
+    assert end["win_seat"] == data["result"]["winner"] == fair["result"]["winner"]
+    assert end["result"]["fan_total"] == fair["result"]["fan_total"]
+    assert end["phase"] in ("turn", "claim", "rob")
+
+
+def test_a_stored_result_that_is_not_the_logs_fails_the_engine_check(
+    client, alice, room
+):
+    table = play_bot(alice, room, "easy")
+    play_out(table, {0: alice}, seed=9)
+    record = HandRecord.objects.get(pk=table.hand_id)
+    client.force_login(alice)
+    page = client.get(_url(record)).content.decode()
+    assert 'data-testid="engine-check" data-ok="true"' in page
+    clear_cache()
+    result = dict(record.result, fan_total=(record.result.get("fan_total") or 0) + 88)
+    HandRecord.objects.filter(pk=record.pk).update(result=result)
+    page = client.get(_url(record)).content.decode()
+    assert 'data-testid="engine-check" data-ok="false"' in page
+    assert "result.fan_total" in page
+
+
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [

@@ -46,11 +46,19 @@ def _play(ruleset: str, seed: str, shuffle: int = SHUFFLE_SHA256) -> Hand:
 
 def _file(hand: Hand) -> dict[str, Any]:
     """The parts of an export the script reads (the site's export has more)."""
+    last = copy.deepcopy(hand.events[-1].payload)
     return {
         "schema": "erren2-hand",
         "schema_version": 1,
         "fairness": {"seed": hand.state.seed, "commitment": hand.state.commitment},
         "events": [e.to_json() for e in hand.events],
+        # as the site stores them: the last event's result and settlement
+        "result": {
+            k: v
+            for k, v in last.items()
+            if k not in ("melds", "swapped", "seed", "commitment")
+        },
+        "settlement": copy.deepcopy(last.get("settlement")),
     }
 
 
@@ -137,6 +145,60 @@ def test_tampered_files_fail():
     ev = _first(task, "task")
     ev["payload"]["kind"] = "kong" if ev["payload"]["kind"] != "kong" else "double"
     assert not vh.verify(task).ok
+
+
+def _won(ruleset: str) -> dict[str, Any]:
+    """A file of a hand somebody won (the first of a few seeds)."""
+    for i in range(20):
+        data = _file(_play(ruleset, f"won-{i}"))
+        if data["result"]["winner"] is not None:
+            return data
+    raise AssertionError("no won hand")
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        # issue 12 tester fault 1: an edited result passed every check
+        (lambda d: d["result"].update(winner=1 - d["result"]["winner"]), "winner"),
+        (
+            lambda d: d["result"]["fans"][0].update(
+                id="BIG_FOUR_WINDS", zh="大四喜", points=88
+            ),
+            "result.fans",
+        ),
+        (lambda d: d["settlement"].update(coins=d["settlement"]["coins"] + 1), "coins"),
+        (lambda d: d["settlement"].update(deltas=[500, -500]), "deltas"),
+        (
+            lambda d: d["result"].update(self_drawn=not d["result"]["self_drawn"]),
+            "self_drawn",
+        ),
+    ],
+)
+def test_an_edited_result_fails(edit, says):
+    data = _won("erren")
+    assert vh.verify(data).ok
+    edit(data)
+    report = vh.verify(data)
+    assert not report.ok
+    assert any(says in line for line in report.lines if line.startswith("FAIL  result"))
+
+
+def test_a_result_edited_in_the_log_too_fails_where_the_log_decides():
+    """Edited in both places, the result still has to follow from the moves:
+    the winner is the seat of the winning move, the total the sum of the fans."""
+    data = _won("erren")
+    last = data["events"][-1]["payload"]
+    for place in (data["result"], last):
+        place["winner"] = 1 - place["winner"]
+    report = vh.verify(data)
+    assert not report.ok
+    assert any("winning move" in line for line in report.lines)
+    data = _won("erren")
+    for place in (data["result"], data["events"][-1]["payload"]):
+        place["fans"][0]["points"] += 80
+    report = vh.verify(data)
+    assert any("fan_total" in line for line in report.lines if line.startswith("FAIL"))
 
 
 def test_tampered_indicators_fail():
