@@ -3,8 +3,15 @@
 Reports and their cases are moderation's (``moderation.admin``).
 """
 
-from django.contrib import admin
+import json
+from typing import Any
 
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from . import selectors
 from .models import (
     HandEvent,
     HandRecord,
@@ -60,14 +67,61 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ("started",)
 
 
+def _hidden(request: HttpRequest, record: HandRecord | None) -> bool:
+    return record is not None and selectors.live_events_hidden(
+        user=request.user, status=record.status
+    )
+
+
+def _audit_live_view(request: HttpRequest, record: HandRecord | None) -> None:
+    """Log a superuser's view of a live hand's private events (issue 11 §5.7)."""
+    if record is None or record.status != HandRecord.Status.LIVE:
+        return
+    from moderation.services.audit import audit_live_hand_view
+
+    audit_live_hand_view(
+        actor=request.user,  # type: ignore[arg-type]
+        hand_id=record.pk,
+        status=record.status,
+        seats=[record.seat0_id, record.seat1_id],
+        at=timezone.now(),
+    )
+
+
+FULL_EVENT_FIELDS = ("seq", "kind", "seat", "shown", "visible_to", "at", "action")
+LIVE_EVENT_FIELDS = ("seq", "kind", "seat", "shown", "at")
+"""What staff see of a live hand's events: the redacted payloads, no actions."""
+
+
 class HandEventInline(admin.TabularInline):
+    """A hand's log; while the hand is live, staff other than superusers see
+    each private event (deal, draws) as the opponent does (issue 11 §5.7)."""
+
     model = HandEvent
     extra = 0
     can_delete = False
-    fields = ("seq", "kind", "seat", "payload", "public", "visible_to", "at", "action")
-    readonly_fields = fields
+    fields = FULL_EVENT_FIELDS
+    readonly_fields = FULL_EVENT_FIELDS
 
-    def has_add_permission(self, request, obj=None):  # the log is append-only
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return selectors.events_as_seen(
+            super().get_queryset(request), user=request.user
+        )
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return LIVE_EVENT_FIELDS if _hidden(request, obj) else FULL_EVENT_FIELDS
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.get_fields(request, obj)
+
+    @admin.display(description=_("内容"))
+    def shown(self, obj: HandEvent) -> Any:
+        return json.dumps(obj.shown, ensure_ascii=False)  # type: ignore[attr-defined]
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False  # the log is append-only
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
 
 
@@ -94,13 +148,69 @@ class HandRecordAdmin(admin.ModelAdmin):
     date_hierarchy = "started"
     inlines = [HandEventInline]
 
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        response = super().change_view(request, object_id, form_url, extra_context)
+        if response.status_code == 200 and request.method == "GET":
+            record = self.get_object(request, object_id)
+            if not _hidden(request, record):
+                _audit_live_view(request, record)
+        return response
+
 
 @admin.register(HandEvent)
 class HandEventAdmin(admin.ModelAdmin):
+    """The log, read-only; a live hand's private events as for the inline."""
+
     list_display = ("hand", "seq", "kind", "seat", "at")
     list_filter = ("kind",)
     search_fields = ("=hand__id",)
     raw_id_fields = ("hand",)
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return selectors.events_as_seen(
+            super().get_queryset(request).select_related("hand"), user=request.user
+        )
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        hand = obj.hand if obj is not None else None
+        fields = LIVE_EVENT_FIELDS if _hidden(request, hand) else FULL_EVENT_FIELDS
+        return ("hand", *fields)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.get_fields(request, obj)
+
+    @admin.display(description=_("内容"))
+    def shown(self, obj: HandEvent) -> Any:
+        return json.dumps(obj.shown, ensure_ascii=False)  # type: ignore[attr-defined]
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        response = super().change_view(request, object_id, form_url, extra_context)
+        event = self.get_object(request, object_id)
+        private = event is not None and event.public is not None
+        if response.status_code == 200 and private and not _hidden(request, event.hand):
+            _audit_live_view(request, event.hand)  # a private event of a live hand
+        return response
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # the log is append-only
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
 
 
 @admin.register(HandSeat)

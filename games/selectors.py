@@ -242,3 +242,38 @@ def player_hands(
     if date_to:
         rows = rows.filter(ended__date__lte=date_to)
     return rows.order_by("-ended", "-id")
+
+
+def live_events_hidden(*, user: Any, status: str) -> bool:
+    """True when ``user`` may not read a hand's private events now.
+
+    While a hand is played (``status`` live) its private events (the deal,
+    each draw, the causing actions) are the players' alone: staff see the
+    redacted form the opponent sees, only a superuser the full log (and that
+    view is audited, :func:`moderation.services.audit.audit_live_hand_view`).
+    Once the hand has ended or been annulled, staff see everything (issue 11
+    §5.7).
+    """
+    return status == HandRecord.Status.LIVE and not getattr(user, "is_superuser", False)
+
+
+def events_as_seen(events: Any, *, user: Any) -> Any:
+    """``events`` (a HandEvent queryset) annotated with ``shown``: the payload
+    ``user`` may read — a live hand's private events in their public
+    (redacted) form unless ``user`` is a superuser (see
+    :func:`live_events_hidden`)."""
+    from django.db.models import JSONField
+
+    if getattr(user, "is_superuser", False):
+        return events.annotate(shown=F("payload"))
+    return events.annotate(
+        shown=Case(
+            When(
+                hand__status=HandRecord.Status.LIVE,
+                public__isnull=False,
+                then=F("public"),
+            ),
+            default=F("payload"),
+            output_field=JSONField(),
+        )
+    )

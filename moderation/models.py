@@ -320,6 +320,7 @@ class AuditEntry(models.Model):
         LIFT = "lift", _("解除处罚")
         PLAYBAN = "playban", _("自动禁赛")
         SIGNAL = "signal", _("自动信号")
+        LIVE_HAND_VIEW = "live_hand_view", _("查看进行中牌局的私密事件")
 
     case = models.ForeignKey(
         Case,

@@ -66,3 +66,18 @@ def audit(
         before=before,
         after=after,
     )
+
+
+def audit_live_hand_view(
+    *, actor: User, hand_id: int, status: str, seats: list[int | None], at: datetime
+) -> AuditEntry:
+    """Record that ``actor`` (a superuser) read the private events of a hand
+    while it was live (admin; issue 11 §5.7).  ``seats`` are its players' ids.
+    """
+    return audit(
+        action=AuditEntry.Action.LIVE_HAND_VIEW,
+        actor=actor,
+        at=at,
+        subject_id=None,
+        after={"hand": hand_id, "status": status, "players": seats},
+    )
