@@ -123,6 +123,17 @@ def score_result(
     return score_hand(tiles, list(melds), situation, ruleset).result
 
 
+def score_frozen(
+    ruleset: RuleSet,
+    counts: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    situation: WinSituation,
+) -> ScoreLike:
+    """:func:`score_result` with the rule set first and hashable arguments
+    (for a bounded ``functools.lru_cache`` of a hand's positions)."""
+    return score_result(counts, melds, situation, ruleset)
+
+
 def score_win(
     counts: Sequence[int],
     melds: Sequence[Meld],

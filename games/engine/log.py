@@ -8,12 +8,14 @@ them together.  See :mod:`games.engine.hand` for the flow of a hand.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..rules.rulesets.base import RuleSet
 from ..rules.tiles import ALL_TILES
+from . import analysis
 from .actions import (
     JSON,
     Action,
@@ -49,6 +51,14 @@ class HandLog(HandRules):
         self.prompt_locked = False  # 报听's forced discard is prompted (new())
         self._shanten_memo: dict[tuple[int, ...], int] = {}  # see HandRules
         self._legal_memo: dict[tuple[object, ...], list[Action]] = {}
+        # The score of a completed hand, by (counts, melds, situation): the
+        # same position is scored for the table's "short of the minimum" note
+        # (on the draw or discard) and again for the win option and the
+        # timeout default.  Bound: 32 positions (a hand asks about a few at
+        # a time).  The partial holds the rule set, not the hand: no cycle.
+        self._scored = functools.lru_cache(maxsize=32)(
+            functools.partial(analysis.score_frozen, ruleset)
+        )
         self._handler_map: dict[type[Action], Callable[[Any], None]] | None = None
 
     # ---------------------------------------------------------------- reading

@@ -7,7 +7,9 @@ sources are cited where each option is built.
 
 from __future__ import annotations
 
-from ..rules.melds import MeldKind
+from collections.abc import Callable
+
+from ..rules.melds import Meld, MeldKind
 from ..rules.rulesets.base import Claim, RuleSet, System
 from ..rules.situation import EAST, WEST, WinSituation
 from ..rules.tiles import ALL_TILES, NUM_KINDS, Tile, from_counts
@@ -38,6 +40,9 @@ class HandRules:
     state: HandState
     _shanten_memo: dict[tuple[int, ...], int]
     _legal_memo: dict[tuple[object, ...], list[Action]]
+    _scored: Callable[
+        [tuple[int, ...], tuple[Meld, ...], WinSituation], analysis.ScoreLike
+    ]
 
     def seat_wind(self, seat: int) -> Tile:
         return EAST if seat == self.state.dealer else WEST
@@ -161,7 +166,7 @@ class HandRules:
             bonus_tiles=() if s.bonus_tile is None else (ALL_TILES[s.bonus_tile],),
             wild=None if s.wild is None else ALL_TILES[s.wild],
         )
-        return analysis.score_result(counts, s.melds[seat], situation, rs)
+        return self._scored(tuple(counts), tuple(s.melds[seat]), situation)
 
     def _holds_no_other_copy(self, seat: int, tile: int, self_drawn: bool) -> bool:
         """和绝张 needs no other copy of the winning tile in the hand.
