@@ -76,6 +76,7 @@ def test_random_hands_cover_every_shape_and_fan() -> None:
 def test_declared_requirements_are_kept() -> None:
     """A condition skipped for a missing feature (``Fan.needs``) would be 0."""
     from games.rules import scoring as sc
+    from games.rules import scoring_features
     from games.rules.decompose import decompositions
 
     gated = 0
@@ -85,7 +86,7 @@ def test_declared_requirements_are_kept() -> None:
         facts = sc.HandFacts(standing, hand.melds, hand.situation)
         for d in decompositions(facts.concealed, facts.melds, MCR.shapes):
             ctx = sc.ScoringContext(facts, d)
-            feats = sc._features(ctx)
+            feats = scoring_features._features(ctx)
             for fan in MCR.fans:
                 need = sc.needs_mask(fan)
                 if need & feats != need:
