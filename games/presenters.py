@@ -12,7 +12,8 @@ Context keys (the contract with the templates; tiles are notation strings
 such as ``"5m"``, times are epoch milliseconds):
 
 ``table``        {id, kind, status, room {name, stake}, ruleset, practice,
-                  ws_url, record_url (current hand's record page)}
+                  ws_url, record_url (current hand's record page),
+                  commitment (the current hand's seed commitment, hex, or None)}
 ``seat``         this seat (0/1)
 ``seq``          the sequence number the next action answers (send it back);
                  under the veil, the seq of the claim prompt that followed
@@ -737,6 +738,8 @@ def seat_context(
             "ws_url": f"/ws/table/{table.pk}/",
             "record_url": _record_url(record.pk if record else None),
             "invite_token": table.invite_token if table.kind == "friend" else None,
+            # the seed's SHA-256 commitment, published from the deal (never the seed)
+            "commitment": record.commitment if record else None,
         },
         "seat": seat,
         "seq": table.seq,

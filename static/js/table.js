@@ -459,6 +459,14 @@
         }
         return;
       }
+      var commit = e.target.closest && e.target.closest("[data-copy-commit]");
+      if (commit) {
+        var full = commit.getAttribute("data-commitment");
+        var label = commit.querySelector("code");
+        var copied = function () { if (label) label.textContent = commit.getAttribute("data-done"); };
+        if (navigator.clipboard) navigator.clipboard.writeText(full).then(copied, copied);
+        return;
+      }
       var sw = e.target.closest && e.target.closest("[data-action='swap']");
       if (sw) { e.preventDefault(); setSwapMode(!swapMode); return; }
     });

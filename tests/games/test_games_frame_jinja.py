@@ -31,6 +31,7 @@ FRAGMENTS = (
     "mj-settlement",
     "toast",
     "mj-roomline",
+    "mj-commit",
 )
 
 
