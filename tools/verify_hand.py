@@ -453,8 +453,17 @@ def main(argv: list[str] | None = None) -> int:
             with open(path, encoding="utf-8") as fh:
                 data = json.load(fh)
         report = verify(data)
-    except (OSError, json.JSONDecodeError, BadFile) as exc:
-        print(f"FAIL  cannot read the hand: {exc}")
+    except RecursionError:
+        print("FAIL  cannot read the hand: arrays or objects nested too deep")
+        return 1
+    except UnicodeDecodeError:
+        print("FAIL  cannot read the hand: not a UTF-8 text file")
+        return 1
+    except (OSError, ValueError, BadFile) as exc:  # JSONDecodeError is a ValueError
+        print(f"FAIL  cannot read the hand: {str(exc)[:200]}")
+        return 1
+    except (TypeError, KeyError, AttributeError, IndexError) as exc:
+        print(f"FAIL  not a hand file this script understands: {exc!r:.200}")
         return 1
     for line in report.lines:
         print(line)

@@ -348,6 +348,32 @@ def _checked_result(
 
 
 # ----------------------------------------------------------------- parsing
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects accepted (an export nests about 6
+deep); deeper files are refused before anything walks them recursively."""
+
+
+def _too_deep() -> str:
+    return _("文件格式不对：数组或对象嵌套太深（最多 %(n)s 层）。") % {"n": MAX_DEPTH}
+
+
+def _depth_over(data: Any, limit: int) -> bool:
+    """Whether ``data`` nests lists/dicts more than ``limit`` deep (no recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
+
+
 def _fail(message: str) -> HandFileError:
     return HandFileError(message)
 
@@ -441,16 +467,21 @@ def parse_hand_file(raw: bytes | str) -> HandFile:
     """Read an exported hand (schema 1) and check its structure.
 
     Raises:
-        HandFileError: too big, not JSON, another schema or version, or a
-            missing or mistyped field (the message names it).
+        HandFileError: too big, not JSON, nested deeper than
+            :data:`MAX_DEPTH`, another schema or version, or a missing or
+            mistyped field (the message names it).
     """
     if len(raw) > MAX_BYTES:
         raise _fail(_("文件太大（最多 1 MB）。"))
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         data = json.loads(text)
+    except RecursionError:
+        raise _fail(_too_deep()) from None
     except (UnicodeDecodeError, ValueError):
         raise _fail(_("这不是 JSON 文件。")) from None
+    if _depth_over(data, MAX_DEPTH):
+        raise _fail(_too_deep())
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise _fail(_("这不是本站导出的牌局文件。"))
     if data.get("schema_version") != SCHEMA_VERSION:

@@ -504,6 +504,23 @@ def test_bad_files_are_refused_with_a_clear_message(
         parse_hand_file(mutate(data) or b" ")
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"[" * 100_000 + b"]" * 100_000,  # RecursionError in json
+        b'{"schema": ' + b"[" * 200 + b"]" * 200 + b"}",  # parses, too deep
+    ],
+)
+def test_deeply_nested_json_is_refused_not_a_500(client, raw):
+    """Issue 12 tester fault 3: [×100000 at /replay/import/ gave a 500."""
+    with translation.override("zh-hans"):
+        response = _import(client, raw)
+    assert response.status_code == 400
+    assert "嵌套太深" in response.content.decode()
+    with pytest.raises(HandFileError):
+        parse_hand_file(raw)
+
+
 def test_an_expired_import_says_so(client):
     response = client.get(reverse("games:replay_imported", args=["0" * 32]))
     assert response.status_code == 404

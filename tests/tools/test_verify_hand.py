@@ -267,3 +267,27 @@ def test_the_script_runs_on_its_own(tmp_path):
         for line in source.splitlines()
         if line.startswith(("import ", "from "))
     }
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        bytes(range(256)) * 40,  # a binary file
+        b'{"schema": "erren2-hand", "schema_version": 1, "fairness": [], "events": 7}',
+        b"[1, 2",
+    ],
+)
+def test_a_file_that_cannot_be_read_fails_cleanly(tmp_path, raw):
+    """Issue 12 tester fault 3: a clean FAIL, never a traceback."""
+    path = tmp_path / "bad.json"
+    path.write_bytes(raw)
+    run = subprocess.run(
+        [sys.executable, "-I", str(SCRIPT), str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 1
+    assert run.stdout.startswith("FAIL  ")
+    assert "Traceback" not in run.stderr + run.stdout
