@@ -1,0 +1,385 @@
+"""The regular shape (four sets + a pair) solved per suit: splits, completeness
+and waits, memoised by each suit's count pattern.
+
+Split out of :mod:`games.rules.decompose` (issue 15); importable from there as
+before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .groups import _CODE_GROUPS, _PAIR_GROUPS, Group
+from .shanten import Shape
+
+# ---------------------------------------------------------------------------
+# Regular shape: sets + pair from a count vector, solved per suit.
+#
+# A hand's suits (万 筒 条 and the honours) never share a set, so every split
+# of a hand is one split per suit, and a hand waits on a tile when that tile's
+# suit completes and the other suits are complete already.  Each suit's
+# answers are memoised by its count pattern (a few thousand patterns occur),
+# so a hand never seen before is mostly solved from these tables.
+
+_REGULAR = Shape.REGULAR
+_SEGMENTS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+_SEG_OF = tuple(min(i // 9, 3) for i in range(34))
+
+SuitSplits = tuple[tuple[int, ...], ...]
+PairSplits = tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def _seg_sets(
+    c: list[int],
+    i: int,
+    n: int,
+    lo: int,
+    chows: bool,
+    out: list[tuple[int, ...]],
+    acc: list[int],
+) -> None:
+    """Split a suit's counts ``c`` (no pair left) into sets; append each split.
+
+    Set codes are ``tile * 2 + 1`` for a pung, ``tile * 2`` for a chow's first
+    tile (global tile indices: ``lo`` + position); pungs are tried first.
+    """
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        out.append(tuple(acc))
+        return
+    if c[i] >= 3:
+        c[i] -= 3
+        acc.append((lo + i) * 2 + 1)
+        _seg_sets(c, i, n, lo, chows, out, acc)
+        acc.pop()
+        c[i] += 3
+    if chows and i + 2 < n and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        acc.append((lo + i) * 2)
+        _seg_sets(c, i, n, lo, chows, out, acc)
+        acc.pop()
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+
+
+class _Suit:
+    """Everything about one suit's count pattern (memoised per pattern).
+
+    Attributes:
+        rem: tile count mod 3 (0: sets only, 2: sets + the pair, 1: never).
+        plain: every split into sets only (sorted codes), first found first.
+        paired: every split into sets + a pair, as ``(pair tile, codes)``,
+            ordered by pair tile then as found.
+        fits: the pattern can be part of a complete hand (``plain`` or
+            ``paired`` not empty, as ``rem`` says); ``pair``: it holds the pair.
+        one: when the pattern has exactly one split, its groups as
+            ``(sets, chows, pungs, pair group or None)``; else ``None``.
+        kinds: how many kinds of the suit are held.
+    """
+
+    __slots__ = ("rem", "plain", "paired", "fits", "pair", "one", "kinds")
+
+    def __init__(self, seg: int, pat: tuple[int, ...]) -> None:
+        lo, hi, chows = _SEGMENTS[seg]
+        n = hi - lo
+        self.rem = sum(pat) % 3
+        self.kinds = n - pat.count(0)
+        c = list(pat)
+        plain: list[tuple[int, ...]] = []
+        paired: list[tuple[int, tuple[int, ...]]] = []
+        if self.rem == 0:
+            found: list[tuple[int, ...]] = []
+            _seg_sets(c, 0, n, lo, chows, found, [])
+            seen: set[tuple[int, ...]] = set()
+            for s in found:
+                key = tuple(sorted(s))
+                if key not in seen:  # 1111+23: pung-then-chow = chow-then-pung
+                    seen.add(key)
+                    plain.append(key)
+        elif self.rem == 2:
+            seen2: set[tuple[int, tuple[int, ...]]] = set()
+            for p in range(n):
+                if c[p] >= 2:
+                    c[p] -= 2
+                    found = []
+                    _seg_sets(c, 0, n, lo, chows, found, [])
+                    c[p] += 2
+                    for s in found:
+                        pkey = (lo + p, tuple(sorted(s)))
+                        if pkey not in seen2:
+                            seen2.add(pkey)
+                            paired.append(pkey)
+        self.plain: SuitSplits = tuple(plain)
+        self.paired: PairSplits = tuple(paired)
+        self.fits = bool(plain) if self.rem == 0 else bool(paired)
+        self.pair = self.rem == 2
+        self.one: (
+            tuple[tuple[Group, ...], tuple[Group, ...], tuple[Group, ...], Group | None]
+            | None
+        ) = None
+        only: tuple[int, ...] | None = None
+        pair_group: Group | None = None
+        if self.rem == 0 and len(plain) == 1:
+            only = plain[0]
+        elif self.rem == 2 and len(paired) == 1:
+            only = paired[0][1]
+            pair_group = _PAIR_GROUPS[paired[0][0]]
+        if only is not None:
+            sets = tuple([_CODE_GROUPS[code] for code in only])
+            self.one = (
+                sets,
+                tuple([g for code, g in zip(only, sets, strict=True) if not code & 1]),
+                tuple([g for code, g in zip(only, sets, strict=True) if code & 1]),
+                pair_group,
+            )
+
+
+_SUITS: tuple[dict[tuple[int, ...], _Suit], ...] = ({}, {}, {}, {})
+
+
+def _suit(seg: int, pat: tuple[int, ...]) -> _Suit:
+    table = _SUITS[seg]
+    got = table.get(pat)
+    if got is None:
+        if len(table) >= 1 << 16:  # far more than the patterns that occur
+            table.clear()
+        got = table[pat] = _Suit(seg, pat)
+    return got
+
+
+def _suits(counts: Sequence[int]) -> tuple[_Suit, _Suit, _Suit, _Suit]:
+    """The four suits' memo entries of a count vector (length 34)."""
+    t0, t1, t2, t3 = _SUITS
+    if type(counts) is not tuple:
+        counts = tuple(counts)
+    p = counts[0:9]
+    a = t0.get(p) or _suit(0, p)
+    p = counts[9:18]
+    b = t1.get(p) or _suit(1, p)
+    p = counts[18:27]
+    c = t2.get(p) or _suit(2, p)
+    p = counts[27:34]
+    d = t3.get(p) or _suit(3, p)
+    return a, b, c, d
+
+
+def regular_splits(counts: Sequence[int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Return every split of ``counts`` (length 34) into sets and one pair.
+
+    Each split is ``(pair_tile, set_codes)`` with set codes ``2*t`` (chow
+    starting at ``t``) and ``2*t+1`` (pung of ``t``), sorted; splits are
+    ordered by pair tile.  ``()`` when there is none.  Any number of copies
+    is accepted (supply is not checked here).
+    """
+    suits = _suits(counts)
+    pair_suit = None
+    for s in suits:
+        r = s.rem
+        if r == 1 or not s.fits:
+            return ()
+        if r == 2:
+            if pair_suit is not None:
+                return ()
+            pair_suit = s
+    if pair_suit is None:
+        return ()
+    codes: tuple[int, ...] = ()
+    for s in suits:
+        if s is pair_suit:
+            if len(s.paired) != 1:
+                return _product(suits, pair_suit)
+            codes += s.paired[0][1]
+        else:
+            if len(s.plain) != 1:
+                return _product(suits, pair_suit)
+            codes += s.plain[0]
+    return ((pair_suit.paired[0][0], codes),)
+
+
+def _product(
+    suits: tuple[_Suit, ...], pair_suit: _Suit
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every combination of the suits' splits, ordered by pair tile, then by
+    suit in order (the order a whole-hand search finds them in)."""
+    by_pair: dict[int, list[tuple[int, ...]]] = {}
+    for p, codes in pair_suit.paired:
+        by_pair.setdefault(p, []).append(codes)
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for p, pair_codes in by_pair.items():
+        combos: list[tuple[int, ...]] = [()]
+        for s in suits:
+            opts = pair_codes if s is pair_suit else s.plain
+            combos = [x + y for x in combos for y in opts]
+        out.extend((p, codes) for codes in combos)
+    return tuple(out)
+
+
+def is_regular_complete(counts: Sequence[int]) -> bool:
+    """True when ``counts`` (length 34, any number of copies) is sets + one pair."""
+    pairs = 0
+    for s in _suits(counts):
+        if not s.fits:
+            return False
+        pairs += s.pair
+    return pairs == 1
+
+
+def _suit_ok(c: list[int], chows: bool) -> bool:
+    """True when one suit's counts ``c`` split into sets only (greedy: the
+    lowest tile's count mod 3 must start chows; three equal chows are the
+    same tiles as three pungs).  ``c`` is consumed."""
+    n = len(c)
+    for i in range(n):
+        k = c[i]
+        if k < 0:
+            return False
+        k %= 3
+        if k:
+            if not chows or i + 2 >= n or c[i + 1] < k or c[i + 2] < k:
+                return False
+            c[i + 1] -= k
+            c[i + 2] -= k
+    return True
+
+
+_NO, _FITS_PLAIN, _FITS_PAIR = 1, 2, 3
+_FITS: tuple[dict[tuple[int, ...], int], ...] = ({}, {}, {}, {})
+_ADDS: tuple[dict[tuple[int, ...], tuple[tuple[int, bool], ...]], ...] = (
+    {},
+    {},
+    {},
+    {},
+)
+
+
+def _fit(seg: int, pat: tuple[int, ...]) -> int:
+    """Whether one suit's pattern fits in a complete hand: ``_NO``,
+    ``_FITS_PLAIN`` (sets only) or ``_FITS_PAIR`` (sets + the pair);
+    memoised (for the patterns of standing hands)."""
+    table = _FITS[seg]
+    got = table.get(pat)
+    if got is None:
+        got = _fit_of(seg, pat)
+        if len(table) >= 1 << 17:
+            table.clear()
+        table[pat] = got
+    return got
+
+
+def _fit_of(seg: int, pat: tuple[int, ...]) -> int:
+    """:func:`_fit` without the memo."""
+    chows = seg < 3
+    rem = sum(pat) % 3
+    if rem == 0:
+        return _FITS_PLAIN if _suit_ok(list(pat), chows) else _NO
+    if rem == 2:
+        c = list(pat)
+        for p in range(len(c)):
+            if c[p] >= 2:
+                c[p] -= 2
+                ok = _suit_ok(list(c), chows)
+                c[p] += 2
+                if ok:
+                    return _FITS_PAIR
+    return _NO
+
+
+def _adds(seg: int, pat: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
+    """``(tile, with the pair)`` for each tile of the suit whose addition
+    makes ``pat`` fit a complete hand (a fifth copy allowed)."""
+    table = _ADDS[seg]
+    got = table.get(pat)
+    if got is None:
+        lo = _SEGMENTS[seg][0]
+        n = len(pat)
+        c = list(pat)
+        out = []
+        for t in range(n):
+            if not (
+                c[t]
+                or (seg < 3 and ((t >= 1 and c[t - 1]) or (t + 1 < n and c[t + 1])))
+            ):
+                continue  # a lone tile fits nowhere
+            c[t] += 1
+            f = _fit_of(seg, tuple(c))  # not memoised: these are one-offs
+            c[t] -= 1
+            if f != _NO:
+                out.append((lo + t, f == _FITS_PAIR))
+        got = tuple(out)
+        if len(table) >= 1 << 17:
+            table.clear()
+        table[pat] = got
+    return got
+
+
+def _waits(counts: Sequence[int], other_than: int = -1) -> list[int]:
+    """Tiles completing ``counts`` (``3k + 1`` tiles) into sets + one pair.
+
+    With ``other_than`` >= 0, stop at the first such tile other than it.
+    """
+    if type(counts) is not tuple:
+        counts = tuple(counts)
+    pats = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    fits = [_FITS[j].get(p) or _fit(j, p) for j, p in enumerate(pats)]
+    bad = fits.count(_NO)
+    out: list[int] = []
+    if bad > 1:
+        return out
+    pairs = fits.count(_FITS_PAIR)
+    for j in range(4):
+        f = fits[j]
+        if f == _NO:
+            need = 1 - pairs  # pairs the changed suit must bring
+        elif bad:
+            continue
+        else:
+            need = 1 - pairs + (f == _FITS_PAIR)
+        if need < 0 or need > 1:
+            continue
+        p = pats[j]
+        adds = _ADDS[j].get(p)
+        if adds is None:
+            adds = _adds(j, p)
+        for t, paired in adds:
+            if paired == need and t != other_than:
+                out.append(t)
+                if other_than >= 0:
+                    return out
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def regular_waits(counts: tuple[int, ...]) -> frozenset[int]:
+    """Tiles that complete ``counts`` (``3k + 1`` tiles) into sets + a pair.
+
+    A fifth copy is allowed (a formal wait on a tile whose four copies are
+    all held is still a wait, as in the oracle's convention).  Solved per
+    suit: adding a tile changes one suit's pattern only.
+    """
+    return frozenset(_waits(counts))
+
+
+def has_other_regular_wait(counts: Sequence[int], tile: int) -> bool:
+    """True when some tile other than ``tile`` completes ``counts`` (3k + 1).
+
+    The uniqueness test of 独听, stopping at the first other wait.
+    """
+    return bool(_waits(counts, tile))
+
+
+def seven_pairs_waits(counts: Sequence[int]) -> frozenset[int]:
+    """The seven-pairs wait of 13 concealed tiles (four of a kind = two pairs)."""
+    pairs = 0
+    odd = -1
+    for i, n in enumerate(counts):
+        pairs += n // 2
+        if n % 2 and odd < 0:
+            odd = i
+    if pairs == 6 and odd >= 0:
+        return frozenset((odd,))
+    return frozenset()
