@@ -19,6 +19,28 @@ _TEXT = tuple(str(t) for t in ALL_TILES)
 _t = _TEXT.__getitem__  # tile index -> notation
 
 
+WHITE_DRAGON = "5z"
+
+
+def tile_mark(code: object, wild: object, bonus: object) -> str:
+    """How a tile of a seat's own hand is marked, by tile codes (``"5z"``).
+
+    ``wild`` (the 财神 kind, seed 002), ``standin`` (白板 standing in for the
+    财神 kind's own face: "白板代替财神牌"; not when 白板 is itself the 财神),
+    ``bonus`` (the 加番牌, seed 001) or ``""``.  ``wild``/``bonus`` are the
+    view's ``indicators`` (``None`` without them).
+    """
+    if not code:
+        return ""
+    if wild and code == wild:
+        return "wild"
+    if wild and code == WHITE_DRAGON and wild != WHITE_DRAGON:
+        return "standin"
+    if bonus and code == bonus:
+        return "bonus"
+    return ""
+
+
 def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
     """What ``seat`` may see, JSON-ready.
 

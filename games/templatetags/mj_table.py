@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
+from games.engine.view import tile_mark
 from games.rules.errors import NotationError
 from games.rules.tiles import Tile
 from mahjong_site.language import cached_gettext, current_language
@@ -475,24 +476,6 @@ def hand_tile(context: Any, code: Any, drawn: bool = False) -> SafeString:
             "</button></form>\n"
         )
     return _still_tile(code, bool(drawn), mark, indicators.get("wild"), lang)
-
-
-WHITE_DRAGON = "5z"
-
-
-def tile_mark(code: Any, wild: Any, bonus: Any) -> str:
-    """How a tile of the own hand is marked: ``wild`` (财神, seed 002),
-    ``standin`` (白板 standing in for the 财神 kind's own face: "白板代替财神牌"),
-    ``bonus`` (the 加番牌, seed 001) or ``""``."""
-    if not code:
-        return ""
-    if wild and code == wild:
-        return "wild"
-    if wild and code == WHITE_DRAGON and wild != WHITE_DRAGON:
-        return "standin"
-    if bonus and code == bonus:
-        return "bonus"
-    return ""
 
 
 _MARK_WORDS = {
