@@ -141,7 +141,8 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         what = self.get_currency_display()  # type: ignore[attr-defined]
-        return f"{what} {self.amount:+d} ({self.kind})"
+        kind = self.get_kind_display()  # type: ignore[attr-defined]
+        return f"{what} {self.amount:+d} ({kind})"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Insert only: an existing entry is never changed (append-only ledger)."""

@@ -6,7 +6,7 @@ from allauth.account.signals import user_signed_up
 from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .models import User
 from .services import inbox_send, profile_create
@@ -21,15 +21,21 @@ def create_profile_for_new_user(
         profile_create(user=instance)
 
 
+WELCOME_SUBJECT = gettext_noop("欢迎来到二人麻将")
+WELCOME_BODY = gettext_noop(
+    "你好，%(name)s！你的账户已经建好，并获赠 %(coins)s 游戏币。"
+    "去大厅找一张桌子坐下吧，祝你自摸连连。"
+)
+
+
 @receiver(user_signed_up)
 def welcome_new_player(sender: Any, request: Any, user: User, **kwargs: Any) -> None:
-    """Send the system welcome message, in the language the player signed up in."""
+    """Send the system welcome message, shown in the reader's language
+    (stored in Chinese with its msgids, ``accounts.Message.i18n``)."""
+    params = {"name": user.get_username(), "coins": settings.MAHJONG_STARTING_COINS}
     inbox_send(
         recipient=user,
-        subject=_("欢迎来到二人麻将"),
-        body=_(
-            "你好，%(name)s！你的账户已经建好，并获赠 %(coins)s 游戏币。"
-            "去大厅找一张桌子坐下吧，祝你自摸连连。"
-        )
-        % {"name": user.get_username(), "coins": settings.MAHJONG_STARTING_COINS},
+        subject=WELCOME_SUBJECT,
+        body=WELCOME_BODY % params,
+        i18n={"subject": [WELCOME_SUBJECT], "body": [[WELCOME_BODY, params]]},
     )

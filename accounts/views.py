@@ -32,7 +32,9 @@ def profile(request: HttpRequest) -> HttpResponse:
             form.add_error(
                 None,
                 _("你已被禁言（至 %(until)s），不能修改昵称。")
-                % {"until": until_text(mute)},
+                % {"until": until_text(mute)}
+                if mute.ends
+                else _("你已被禁言（解除前一直有效），不能修改昵称。"),
             )
         elif form.is_valid():
             try:

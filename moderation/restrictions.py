@@ -87,6 +87,11 @@ def sanction_message(sanction: Sanction) -> str:
         Sanction.Kind.PLAYBAN: _("你因多次中途弃局被暂时禁止入座"),
         Sanction.Kind.MUTE: _("你已被禁言"),
     }[Sanction.Kind(sanction.kind)]
+    if sanction.ends is None:  # "until until lifted" in English otherwise
+        return _("%(what)s（解除前一直有效）。原因：%(reason)s") % {
+            "what": what,
+            "reason": sanction.reason,
+        }
     return _("%(what)s（至 %(until)s）。原因：%(reason)s") % {
         "what": what,
         "until": until_text(sanction),

@@ -105,6 +105,8 @@ def report_file(
             raise ReportError(
                 _("你已被禁言（至 %(until)s），举报不能附带文字说明。")
                 % {"until": until_text(mute)}
+                if mute.ends
+                else _("你已被禁言（解除前一直有效），举报不能附带文字说明。")
             )
     if (hand is None) == (suspect is None):
         raise ValueError("give a hand or a suspect")

@@ -130,3 +130,30 @@ def test_the_reversal_preview_needs_no_reason(live, browser):
     )
     assert errors == []
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 390, 430, 768, 860, 1024, 1280])
+def test_the_english_header_shows_the_whole_leaderboard_link(live, browser, width):
+    """Tester's fault: "Leaderboard" was cut off in the English header."""
+    name = f"hdr{width}"
+    live.create_players(name)
+    ctx, page, errors = new_page(browser, {"width": width, "height": 800})
+    ctx.add_cookies([{"name": "django_language", "value": "en", "url": live.url}])
+    login(page, live, name)
+    page.goto(f"{live.url}/lobby/")
+    fits = page.evaluate(
+        """() => {
+          const nav = document.querySelector('.main-nav');
+          const r = nav.getBoundingClientRect();
+          return [...nav.querySelectorAll('a')].map(a => {
+            const b = a.getBoundingClientRect();
+            const w = document.documentElement.clientWidth;
+            return [a.textContent.trim(), b.left >= r.left - 0.5
+                    && b.right <= r.right + 0.5 && b.right <= w + 0.5];
+          });
+        }"""
+    )
+    assert ["Leaderboard", True] in fits, fits
+    assert all(ok for _t, ok in fits), fits
+    assert errors == []
+    ctx.close()
