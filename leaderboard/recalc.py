@@ -440,6 +440,34 @@ def board_keys() -> list[BoardKey]:
     ]
 
 
+def recalc_day_check(*, day: date, today: date | None = None) -> None:
+    """Refuse a day the recalculation cannot be run for by hand.
+
+    Not after today (server time): a future day has no hands and its
+    snapshot would hide the real one; not before the snapshot retention
+    (``MAHJONG_SNAPSHOT_DAYS`` days before today): its snapshot would be
+    pruned by the next nightly run, and the all-time boards it stores are
+    today's standings, not that day's.
+
+    Raises:
+        ValueError: with the reason and the allowed range.
+    """
+    today = today or local_today()
+    first = today - timedelta(days=settings.MAHJONG_SNAPSHOT_DAYS)
+    if day > today:
+        raise ValueError(
+            f"--date {day.isoformat()} is in the future (today is"
+            f" {today.isoformat()}); use a date from {first.isoformat()}"
+            f" to {today.isoformat()}"
+        )
+    if day < first:
+        raise ValueError(
+            f"--date {day.isoformat()} is older than the snapshot retention"
+            f" (MAHJONG_SNAPSHOT_DAYS={settings.MAHJONG_SNAPSHOT_DAYS}); use a"
+            f" date from {first.isoformat()} to {today.isoformat()}"
+        )
+
+
 def recalc_ranks(*, day: date | None = None, batch: int = 5000) -> RecalcReport:
     """Run the nightly recalculation for ``day`` (default: yesterday, server time).
 

@@ -264,7 +264,9 @@ def test_a_correction_moves_the_all_time_points_board(history):
     assert _names(BoardKey("points", "all"), DAY1)[0] == "A"
 
 
-def test_the_command_runs_the_task_for_a_date(history, capsys):
+def test_the_command_runs_the_task_for_a_date(history, capsys, settings):
+    # the history is of March 2026: keep its snapshots whatever today is
+    settings.MAHJONG_SNAPSHOT_DAYS = 100_000
     call_command("recalc_ranks", "--date", "2026-03-02")
     out = capsys.readouterr().out
     assert '"date": "2026-03-02"' in out and "0 rows corrected" in out
@@ -279,3 +281,26 @@ def test_the_beat_entry_runs_the_task_at_three_every_night():
     cron = task.crontab
     assert (cron.minute, cron.hour, cron.day_of_week) == ("0", "3", "*")
     assert str(cron.timezone) == "Asia/Shanghai"
+
+
+def test_the_command_refuses_a_future_day_and_one_older_than_the_snapshots(
+    settings, capsys
+):
+    """Tester's fault: --date accepted tomorrow and dates long pruned."""
+    from datetime import timedelta
+
+    from django.core.management.base import CommandError
+
+    from leaderboard.periods import local_today
+
+    settings.MAHJONG_SNAPSHOT_DAYS = 60
+    today = local_today()
+    with pytest.raises(CommandError, match="in the future"):
+        call_command("recalc_ranks", "--date", (today + timedelta(days=1)).isoformat())
+    old = today - timedelta(days=61)
+    with pytest.raises(CommandError, match="older than the snapshot retention"):
+        call_command("recalc_ranks", "--date", old.isoformat())
+    assert not BoardSnapshot.objects.exists()
+    oldest = (today - timedelta(days=60)).isoformat()
+    call_command("recalc_ranks", "--date", oldest)
+    assert f"recalc_ranks {oldest}:" in capsys.readouterr().out

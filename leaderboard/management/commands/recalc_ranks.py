@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from leaderboard.recalc import recalc_day_check
 from leaderboard.tasks import recalc_ranks_task
 
 
@@ -29,6 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("--date", type=_day, default=None, help="YYYY-MM-DD")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["date"]:
+            try:
+                recalc_day_check(day=date.fromisoformat(options["date"]))
+            except ValueError as exc:
+                raise CommandError(str(exc)) from exc
         report = recalc_ranks_task(options["date"])
         self.stdout.write(json.dumps(report, ensure_ascii=False))
         self.stdout.write(
