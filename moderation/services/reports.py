@@ -113,8 +113,10 @@ def report_file(
     if hand is not None:
         suspect_id = _other_seat_user(hand, reporter.pk)
         hand_ids: Sequence[int] = [hand.pk]
+        # the hand this reporter reported and had decided; a hand that was
+        # only attached to a player-page report may be reported on its own
         if Report.objects.filter(
-            reporter=reporter, hands=hand, case__status=Case.Status.DECIDED
+            reporter=reporter, hand=hand, case__status=Case.Status.DECIDED
         ).exists():
             raise ReportError(_("你对这一盘的举报已经处理过了"))
     else:

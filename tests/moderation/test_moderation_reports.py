@@ -234,3 +234,23 @@ def test_a_second_report_in_another_category_keeps_both_categories(alice, bob):
     # the same category again still adds to its atom
     a3 = report_file(reporter=alice, category="cheating", text="又", hand=second)
     assert a3.pk == a2.pk
+
+
+def test_hands_attached_to_a_decided_player_report_can_be_reported_again(alice, bob):
+    """Tester's fault (issue 14): a player-page report attaches the recent hands
+    against the suspect; once decided, none of them could be reported."""
+    from moderation.services.decisions import case_decide
+    from tests.moderation.helpers import moderator
+
+    record = _hand(alice, bob)
+    atom = report_file(reporter=alice, category="abuse", suspect=bob)
+    assert list(atom.hands.values_list("pk", flat=True)) == [record.pk]
+    case_decide(case_id=atom.case_id, moderator=moderator(), outcome="warn", reason="x")
+    again = report_file(reporter=alice, category="cheating", hand=record)
+    assert again.case_id != atom.case_id and again.hand == record
+    # the hand reported itself, once decided, is not reported twice
+    case_decide(
+        case_id=again.case_id, moderator=moderator("m2"), outcome="dismiss", reason="y"
+    )
+    with pytest.raises(ReportError, match="已经处理过了"):
+        report_file(reporter=alice, category="cheating", hand=record)
