@@ -35,6 +35,11 @@ _STYLE = Style(
     tooltip_font_size=16,
 )
 
+_EMPTY_STYLE = Style(**{**_STYLE.to_dict(), "no_data_font_size": 18})
+"""A chart without data says so in a line of body text, not pygal's 64 px."""
+EMPTY_HEIGHT = 80
+"""Height of a chart without data (viewBox units, 400 wide)."""
+
 _SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
@@ -78,12 +83,12 @@ def rating_chart(
     Returns inline ``<svg data-testid="rating-chart">``.
     """
     chart = pygal.Line(
-        style=_STYLE,
+        style=_STYLE if ratings else _EMPTY_STYLE,
         js=[],
         disable_xml_declaration=True,
         explicit_size=False,
         width=400,
-        height=240,
+        height=240 if ratings else EMPTY_HEIGHT,
         show_legend=False,
         show_dots=len(ratings) <= 40,
         dots_size=3,
@@ -109,12 +114,12 @@ def fan_chart(
     """
     shown = list(fans)[::-1]  # pygal draws the first bar at the bottom
     chart = pygal.HorizontalBar(
-        style=_STYLE,
+        style=_STYLE if shown else _EMPTY_STYLE,
         js=[],
         disable_xml_declaration=True,
         explicit_size=False,
         width=400,
-        height=max(140, 34 * len(shown) + 44),
+        height=max(140, 34 * len(shown) + 44) if shown else EMPTY_HEIGHT,
         show_legend=False,
         print_values=True,
         margin=8,

@@ -96,3 +96,25 @@ def test_a_bot_page_is_labelled_and_provisional_rule_holds(client, ann):
 
 def test_unknown_player_is_404(client):
     assert client.get(reverse("leaderboard:player", args=["nobody"])).status_code == 404
+
+
+def test_an_empty_chart_says_so_in_a_line_of_text():
+    """Tester's fault (issue 13): a player without wins had a fan chart whose
+    "no data" text was pygal's 64 px, scaled up to the card — huge."""
+    import re
+
+    from leaderboard.charts import EMPTY_HEIGHT, fan_chart, rating_chart
+
+    for svg in (
+        str(fan_chart(fans=[], title="t", series="s", no_data="还没有和过牌")),
+        str(
+            rating_chart(ratings=[], title="t", series="s", no_data="还没有计分的对局")
+        ),
+    ):
+        assert f'viewBox="0 0 400 {EMPTY_HEIGHT}"' in svg
+        size = re.search(r"\.no_data\{[^}]*font-size:(\d+)px", svg)
+        assert size is not None and int(size.group(1)) <= 18
+        y = float(re.search(r'<text x="[\d.]+" y="([\d.]+)" class="no_data"', svg)[1])
+        assert 18 <= y + 8 <= EMPTY_HEIGHT  # the plot is inset by its 8 margin
+    full = str(fan_chart(fans=[("平和", 3)], title="t", series="s", no_data="x"))
+    assert 'viewBox="0 0 400 140"' in full
