@@ -298,3 +298,21 @@ def test_phone(browser, live, hands, lang):
     assert f"/hands/{hands['mcr']}/" in page.url
     assert errors == []
     ctx.close()
+
+
+def test_the_costliest_decisions_fit_at_1280_in_english(browser, live, hands):
+    """Issue 12 tester fault 5: the review's table needed a horizontal scroll
+    (603 px of content in a 506 px box) and its "3 → 2" columns did not say
+    which side is which."""
+    ctx, page, errors = _page(browser, live, {"width": 1280, "height": 900}, "en")
+    login(page, live, "replayer")
+    page.goto(f"{live.url}/hands/{hands['pvp']}/")
+    table = page.wait_for_selector('[data-testid="review-costly"]')
+    box = table.evaluate(
+        "t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]"
+    )
+    assert box[0] <= box[1], box
+    heads = page.text_content('[data-testid="review-costly"] thead')
+    assert heads.count("played → bot") == 2
+    assert errors == []
+    ctx.close()
