@@ -73,8 +73,8 @@ def fill(players: int, hands: int) -> dict[str, float]:
         )
         cur.execute(
             "INSERT INTO games_table (room_id, kind, status, bot_level, seq,"
-            " continue_votes, connections, away_since, created, updated)"
-            " SELECT id, 'quick', 'closed', '', 0, '[]', '[]', '[]', now(), now()"
+            " continue_votes, away_since, created, updated)"
+            " SELECT id, 'quick', 'closed', '', 0, '[]', '[]', now(), now()"
             " FROM games_room WHERE name = 'bench' RETURNING id"
         )
         (table_id,) = cur.fetchone()

@@ -5,7 +5,12 @@ JSON, call the services, render this seat's frame.  Every consumer renders
 its *own* seat's frame (games.presenters.render_frame) when the table's group
 is told that something changed, so no browser receives another seat's view.
 
-Browser → server: ``{"action": kind, "seq": N, ...fields}`` (htmx ws-send).
+Browser → server: ``{"action": kind, "seq": N, ...fields}`` (htmx ws-send);
+``{"action": "ping"}`` every ``MAHJONG_PRESENCE_BEAT`` seconds from
+static/js/table.js, the presence heartbeat (games.presence), never answered.
+At most ``MAX_MESSAGE_CHARS`` characters nested ``MAX_MESSAGE_DEPTH`` deep;
+anything else, like every refusal, is answered with a toast and the socket
+stays open; ``sync`` is rate-limited per socket (:class:`TokenBucket`).
 Server → browser: the frame HTML (hx-swap-oob fragments); a refusal is a
 ``<div id="toast" hx-swap-oob="true" role="alert">`` fragment and changes
 nothing; when the player moves to another table (分组) a
@@ -20,9 +25,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import re
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -30,12 +38,13 @@ from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.html import escape
-from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy
 
 from games.engine.errors import ActionError
 from mahjong_site.middleware import chosen_language
 from mahjong_site.prepared import PreparedQuery
 
+from . import presence
 from .models import Table
 from .presenters import render_frame, render_toast
 from .services import TableError, play
@@ -54,6 +63,94 @@ FRAME_TABLE: PreparedQuery[Table] = PreparedQuery(
 """The table with what a frame shows of it, compiled once (read per event)."""
 
 
+MAX_MESSAGE_CHARS = 4096
+"""Longest browser message read (a form's fields; the biggest is a few hundred)."""
+
+MAX_MESSAGE_DEPTH = 4
+"""Deepest nesting of arrays/objects read (the protocol's is 2: ``tiles``)."""
+
+BAD_MESSAGE = gettext_lazy("无法识别的操作")
+TOO_FAST = gettext_lazy("刷新太频繁，请稍后再试")
+SERVER_ERROR = gettext_lazy("服务器出错，这次操作没有生效，请再试一次")
+
+
+class BadMessageError(ValueError):
+    """A browser message this consumer does not read (``str`` is the log detail)."""
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of JSON arrays/objects in ``text`` (strings skipped)."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_JSON_STRING.sub('""', text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadMessageError(f"non-finite number {text[:20]!r}")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise BadMessageError(f"JSON constant {name}")
+
+
+def parse_message(text_data: str | None, bytes_data: bytes | None = None) -> Any:
+    """Read one browser message: JSON text of at most ``MAX_MESSAGE_CHARS``
+    characters, nested at most ``MAX_MESSAGE_DEPTH`` deep, with finite numbers
+    only (no ``Infinity``, ``NaN``, ``1e999``).
+
+    Issue 11 §5.3: such messages used to raise past the consumer (socket
+    closed with 1011, ``disconnect()`` never ran).  Returns the decoded value.
+
+    Raises:
+        BadMessageError: binary, too long, too deep, not JSON, or non-finite.
+    """
+    if text_data is None:
+        raise BadMessageError("binary or empty frame")
+    if len(text_data) > MAX_MESSAGE_CHARS:
+        raise BadMessageError(f"{len(text_data)} characters")
+    if _nesting(text_data) > MAX_MESSAGE_DEPTH:
+        raise BadMessageError("nested too deep")
+    try:
+        return json.loads(text_data, parse_float=_finite, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise BadMessageError(str(exc)[:200]) from None
+
+
+class TokenBucket:
+    """``burst`` requests at once, refilled at ``rate`` per second (per socket).
+
+    Issue 11 §5.8: ``sync`` sent a full frame each time (1,000 in 8 s from
+    one socket).  ``take(now)`` (epoch seconds) answers whether one more
+    request may go through now, and uses it up if so.
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = max(0.0, float(rate))
+        self.burst = max(1, int(burst))
+        self.tokens = float(self.burst)
+        self.at: float | None = None
+
+    def take(self, now: float) -> bool:
+        if self.at is not None:
+            self.tokens = min(
+                float(self.burst), self.tokens + (now - self.at) * self.rate
+            )
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
 def _pooled(func: Any) -> Any:
     """Run ``func`` on the event loop's thread pool, not the one sync thread.
 
@@ -66,6 +163,15 @@ def _pooled(func: Any) -> Any:
     """
     sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
     return database_sync_to_async(func, thread_sensitive=sqlite)
+
+
+def _cached(func: Any) -> Any:
+    """Run a presence call (games.presence: the cache) on a worker thread.
+
+    Not the process's one sync thread (database work of every table queues
+    there); the cache clients are thread-safe.
+    """
+    return sync_to_async(func, thread_sensitive=False)
 
 
 def scope_language(scope: dict[str, Any]) -> str:
@@ -144,7 +250,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         self._reveals: set[asyncio.Task[None]] = set()
-        # reconnecting hands control back: 托管 off (broadcasts on change)
+        self._syncs = TokenBucket(
+            settings.MAHJONG_SYNC_RATE, settings.MAHJONG_SYNC_BURST
+        )
+        self._beat_at = 0.0
+        self._opponent_seen: bool | None = None
+        # present from now on (games.presence, a TTL entry per socket that
+        # only this socket's heartbeats keep alive); then reconnecting hands
+        # control back: away cleared, 托管 off (broadcast on change)
+        await _cached(presence.socket_beat)(
+            table_id=self.table_id, seat=seat, socket_id=self.channel_name
+        )
         await _pooled(play.note_connect)(self.table_id, seat)
         await self.send_frame()
 
@@ -154,17 +270,42 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         for task in list(getattr(self, "_reveals", ())):
             task.cancel()
+        # best effort: if this never runs, the presence entry expires anyway
+        await _cached(presence.socket_gone)(
+            table_id=self.table_id, seat=self.seat, socket_id=self.channel_name
+        )
         await _pooled(play.note_disconnect)(self.table_id, self.seat)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None
     ) -> None:
+        """One browser message: never lets an error close the socket.
+
+        A malformed message (too long, too deep, not JSON, non-finite
+        numbers) and any refusal get a toast; an unexpected error is logged
+        and answered with a toast too (issue 11 §5.3).
+        """
         if self.seat is None:
             return
         try:
-            payload = json.loads(text_data or "")
-        except (TypeError, ValueError):
-            await self.send(self._toast("无法识别的操作"))
+            await self._receive(text_data, bytes_data)
+        except Exception:
+            log.exception("table %s seat %s: message failed", self.table_id, self.seat)
+            await self.send(self._toast(SERVER_ERROR))
+
+    async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        try:
+            payload = parse_message(text_data, bytes_data)
+        except BadMessageError as exc:
+            log.info("table %s: unreadable message (%s)", self.table_id, exc)
+            await self.send(self._toast(BAD_MESSAGE))
+            return
+        kind = payload.get("action") if isinstance(payload, dict) else None
+        if kind == "ping":
+            await self.heartbeat()
+            return
+        if kind == "sync" and not self._syncs.take(time.monotonic()):
+            await self.send(self._toast(TOO_FAST))
             return
         user = self.scope["user"]
         try:
@@ -179,8 +320,31 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(
                 f'<div id="redirect" hx-swap-oob="true" data-url="{url}"></div>'
             )
-        elif isinstance(payload, dict) and payload.get("action") == "sync":
+        elif kind == "sync":
             await self.send_frame()
+
+    async def heartbeat(self) -> None:
+        """The browser's ``ping`` (every ``MAHJONG_PRESENCE_BEAT`` s): keep this
+        socket present, and notice an opponent whose presence expired without
+        a disconnect (a dead process, a sleeping device): their grace starts.
+
+        Pings closer together than a third of the beat are ignored (no reply).
+        """
+        now = time.time()
+        if now - self._beat_at < settings.MAHJONG_PRESENCE_BEAT / 3:
+            return
+        self._beat_at = now
+        assert self.seat is not None
+        back = await _cached(presence.socket_beat)(
+            table_id=self.table_id, seat=self.seat, socket_id=self.channel_name
+        )
+        if back:  # its entry had expired (a long pause): here again
+            await _pooled(play.note_connect)(self.table_id, self.seat)
+        other = 1 - self.seat
+        here = await _cached(presence.seat_present)(table_id=self.table_id, seat=other)
+        if not here and self._opponent_seen is not False:
+            await _pooled(play.note_disconnect)(self.table_id, other)
+        self._opponent_seen = here
 
     async def table_update(self, event: dict[str, Any]) -> None:
         """Group message: something changed at the table; render my frame.
@@ -240,6 +404,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(self.lang):  # thread-local: set in this thread
             return render_frame(table, self.seat, user=self.scope["user"])
 
-    def _toast(self, message: str) -> str:
+    def _toast(self, message: Any) -> str:
+        """A toast of ``message`` (a lazy translation) in the player's language."""
         with translation.override(self.lang):
-            return render_toast(gettext(message))
+            return render_toast(str(message))

@@ -72,12 +72,14 @@ class Table(models.Model):
     is None.  ``seq`` is the current hand's last event number (0 between
     hands).  ``deadline`` is when the open prompt times out; ``veil`` hides,
     from the seat that just discarded, whether the opponent had a claim
-    (see ``games.services.play``).  ``connections`` counts open websockets
-    per seat and ``away_since`` holds, per seat, when its last websocket
-    closed (epoch seconds; None while connected) — 托管 starts only after a
-    seat has been away for the whole grace period.  A closed table keeps why
-    (``closed_reason``) and, when a player's leaving closed it, whose seat
-    (``closed_seat``), so the other player is told (issue 11 §4).
+    (see ``games.services.play``).  Who is connected is not stored here but
+    in games.presence (TTL heartbeats per socket, issue 15); ``away_since``
+    holds, per seat, when the seat was found away — its last websocket
+    closed or its presence expired (epoch seconds; None while present) — and
+    托管 starts only after a seat has been away for the whole grace period.
+    A closed table keeps why (``closed_reason``) and, when a player's leaving
+    closed it, whose seat (``closed_seat``), so the other player is told
+    (issue 11 §4).
     """
 
     class Kind(models.TextChoices):
@@ -149,7 +151,6 @@ class Table(models.Model):
     settle_deadline = models.DateTimeField(_("结算倒计时"), null=True, blank=True)
     continue_votes = models.JSONField(_("继续"), default=list, blank=True)
     veil = models.JSONField(_("遮挡"), null=True, blank=True)
-    connections = models.JSONField(_("连接数"), default=list, blank=True)
     away_since = models.JSONField(
         _("离开时间"),
         default=list,

@@ -11,8 +11,8 @@ concealed tiles except under 明牌).
 Context keys (the contract with the templates; tiles are notation strings
 such as ``"5m"``, times are epoch milliseconds):
 
-``table``        {id, kind, status, room {name, stake}, ruleset, practice,
-                  ws_url, record_url (current hand's record page),
+``table``        {id, kind, status, closed_reason, room {name, stake}, ruleset,
+                  practice, ws_url, record_url (current hand's record page),
                   commitment (the current hand's seed commitment, hex, or None)}
 ``seat``         this seat (0/1)
 ``seq``          the sequence number the next action answers (send it back);
@@ -96,6 +96,12 @@ such as ``"5m"``, times are epoch milliseconds):
 ``toast``        a message to show once (refusals), or None
 ``bot_offer``    a 快速开始 table has waited long enough: offer a bot
                  (the browser sends ``{"action": "accept_bot"}``)
+``away``         the opponent's connection dropped (no live socket, see
+                 games.presence) while a hand is played or settled:
+                 {since (ms), until (ms: the grace ends, then 托管), left
+                 (whole seconds to ``until``)}, else None (issue 11 §4)
+``timeout_notice`` the latest discard was made by a turn timeout:
+                 {id ("<hand>:<seq>"), who "me"/"opponent", tile}, else None
 
 Table-level requests the browser may send (no engine seq needed):
 ``continue`` (继续), ``regroup`` (分组), ``leave`` (back to the lobby),
@@ -731,6 +737,7 @@ def seat_context(
             "id": table.pk,
             "kind": table.kind,
             "status": table.status,
+            "closed_reason": table.closed_reason,
             "room": {"name": table.room.name, "stake": table.room.stake},
             "ruleset": rs.name,
             "ruleset_zh": rs.zh,
@@ -753,6 +760,8 @@ def seat_context(
             and now >= table.created.timestamp() + settings.MAHJONG_BOT_OFFER_AFTER
         ),
     }
+    ctx["away"] = _opponent_away(table, seat, now)
+    ctx["timeout_notice"] = None
     if table.match is not None:
         wins = table.match.wins or [0, 0]
         ctx["match"] = {
@@ -926,6 +935,9 @@ def seat_context(
         short_win=[] if veil else view.get("short_win") or [],
         # under the veil the discarder must not learn of a claim early
         callout=None if veil or record is None else _callout(hand, record.pk, seat),
+        timeout_notice=(
+            None if veil or record is None else _timeout_notice(hand, record.pk, seat)
+        ),
         stakes=_stakes(rs, view, seat),
         pool=_pool(rs, me, opp),
         deadline=deadline_ctx,
@@ -973,6 +985,57 @@ def _callout(hand: Hand, record_id: int, seat: int) -> dict[str, Any] | None:
         else:
             continue
         return {"id": f"{record_id}:{ev.seq}", "kind": kind, "who": who}
+    return None
+
+
+def _opponent_away(table: Table, seat: int, now: float) -> dict[str, Any] | None:
+    """The opponent's disconnect as ``seat`` sees it (context key ``away``).
+
+    From the row's ``away_since`` (set when the opponent's last socket closed
+    or its presence expired, cleared when they are back): the grace ends
+    ``MAHJONG_DISCONNECT_GRACE`` seconds after it, then 托管 plays for them
+    (seed 000 异常处理).
+    """
+    other = 1 - seat
+    if table.status not in (Table.Status.PLAYING, Table.Status.SETTLING):
+        return None
+    if not table.is_human(other):
+        return None
+    away = list(table.away_since or []) + [None, None]
+    since = away[other]
+    if since is None:
+        return None
+    until = float(since) + settings.MAHJONG_DISCONNECT_GRACE
+    return {
+        "since": int(float(since) * 1000),
+        "until": int(until * 1000),
+        "left": max(0, int(until - now + 0.999)),
+    }
+
+
+def _timeout_notice(hand: Hand, record_id: int, seat: int) -> dict[str, Any] | None:
+    """The latest discard, if a turn timeout made it (context ``timeout_notice``).
+
+    ``{id ("<hand>:<seq>" of the discard), who me|opponent, tile}`` or None.
+    Public facts only: the discard is seen by both seats, and only a turn's
+    timeout counts (a claim window's is never shown).
+    """
+    events = hand.events
+    for ev in reversed(events[-40:]):
+        if ev.kind != "discard":
+            continue
+        before = events[ev.seq - 2] if ev.seq >= 2 else None
+        if (
+            before is None
+            or before.kind != "timeout"
+            or before.seat != ev.seat
+            or before.payload.get("phase") != "turn"
+        ):
+            return None
+        tile = ev.payload.get("tile")
+        if not isinstance(tile, str) or ev.seat is None:
+            return None
+        return {"id": f"{record_id}:{ev.seq}", "who": _who(ev.seat, seat), "tile": tile}
     return None
 
 

@@ -10,6 +10,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
 from django.http import Http404
 
 from .models import HandEvent, HandRecord, HandSeat, Room, Table
+from .presence import waiters_present
 
 
 @dataclass(frozen=True)
@@ -21,17 +22,19 @@ class LobbyRoom:
     playing: int
 
 
-def lobby_rooms() -> list[LobbyRoom]:
-    """Active rooms in display order with their waiting/playing counts."""
+def lobby_rooms(*, now: float | None = None) -> list[LobbyRoom]:
+    """Active rooms in display order with their waiting/playing counts.
+
+    ``waiting`` counts only present players (games.presence: their waiting
+    table or the lobby open, a heartbeat within ``MAHJONG_PRESENCE_TTL``);
+    a queued player who closed the page or went idle is not counted
+    (issue 11 §1).
+    """
     # explicit order: Meta.ordering is not applied to GROUP BY queries
     rooms = (
         Room.objects.filter(active=True)
         .order_by("order", "stake", "id")
         .annotate(
-            n_waiting=Count(
-                "tables",
-                filter=Q(tables__status=Table.Status.WAITING, tables__kind="quick"),
-            ),
             n_playing=Count(
                 "tables",
                 filter=Q(
@@ -40,7 +43,58 @@ def lobby_rooms() -> list[LobbyRoom]:
             ),
         )
     )
-    return [LobbyRoom(r, r.n_waiting, r.n_playing) for r in rooms]
+    waiting = waiting_by_room(now=now)
+    return [LobbyRoom(r, waiting.get(r.pk, 0), r.n_playing) for r in rooms]
+
+
+def _waiting_tables() -> list[tuple[int, int, int]]:
+    """``(table_id, room_id, user_id)`` of every 快速开始 table waiting."""
+    return [
+        (pk, room_id, user_id)
+        for pk, room_id, user_id in Table.objects.filter(
+            status=Table.Status.WAITING, kind=Table.Kind.QUICK, seat0__isnull=False
+        ).values_list("pk", "room_id", "seat0_id")
+    ]
+
+
+def waiting_by_room(*, now: float | None = None) -> dict[int, int]:
+    """Present queued players per room id (rooms with none are left out)."""
+    tables = _waiting_tables()
+    present = waiters_present([(t, u) for t, _, u in tables], now=now)
+    out: dict[int, int] = {}
+    for table_id, room_id, _ in tables:
+        if table_id in present:
+            out[room_id] = out.get(room_id, 0) + 1
+    return out
+
+
+@dataclass(frozen=True)
+class QueueState:
+    """A queued player's view of the queue (the lobby's queue-waiting panel).
+
+    ``table``: their waiting 快速开始 table; ``waiting``: present players
+    queued in that room, themselves included.
+    """
+
+    table: Table
+    waiting: int
+
+
+def queue_state(user: Any, *, now: float | None = None) -> QueueState | None:
+    """The queue ``user`` is in (a waiting 快速开始 table), or None."""
+    uid = getattr(user, "pk", None)
+    if uid is None:
+        return None
+    table = (
+        Table.objects.select_related("room")
+        .filter(seat0_id=uid, status=Table.Status.WAITING, kind=Table.Kind.QUICK)
+        .order_by("-id")
+        .first()
+    )
+    if table is None:
+        return None
+    count = waiting_by_room(now=now).get(table.room_id, 0)
+    return QueueState(table, count)
 
 
 @dataclass(frozen=True)

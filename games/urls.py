@@ -8,6 +8,7 @@ app_name = "games"
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/rooms/", views.lobby_rooms, name="lobby_rooms"),
+    path("lobby/queue/", views.lobby_queue, name="lobby_queue"),
     path("lobby/<int:room_id>/quick/", views.quick_match, name="quick_match"),
     path("lobby/<int:room_id>/bot/", views.play_bot, name="play_bot"),
     path("lobby/<int:room_id>/friend/", views.friend_table, name="friend_table"),

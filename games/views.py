@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -20,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import presenters, selectors
+from . import presence, presenters, selectors
 from .engine.bots import LEVELS
 from .models import Room, Table
 from .services import tables as table_services
@@ -51,11 +52,18 @@ def _table_url(table: Table) -> str:
 
 
 # ----------------------------------------------------------------- lobby
+def _lobby_beat(request: HttpRequest) -> None:
+    """The signed-in player has the lobby open (games.presence)."""
+    if request.user.is_authenticated:
+        presence.lobby_beat(user_id=request.user.pk)
+
+
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     """Render the lobby (大厅): rooms with stake, minimum, players, rule set."""
     current = None
     balance = None
+    _lobby_beat(request)
     if request.user.is_authenticated:
         current = table_services.open_table_of(request.user)
         profile = getattr(request.user, "profile", None)
@@ -69,6 +77,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "groups": selectors.lobby_groups(rooms),
             "balance": balance,
             "current": current,
+            "queue": selectors.queue_state(request.user),
+            "beat": settings.MAHJONG_PRESENCE_BEAT,
             "bot_levels": [(k, str(v)) for k, v in BOT_LEVELS if k in LEVELS],
         },
     )
@@ -78,6 +88,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def lobby_rooms(request: HttpRequest) -> HttpResponse:
     """The rooms list alone (htmx polling keeps the counts fresh)."""
     balance = None
+    _lobby_beat(request)
     if request.user.is_authenticated:
         profile = getattr(request.user, "profile", None)
         balance = getattr(profile, "coins", None)
@@ -91,6 +102,27 @@ def lobby_rooms(request: HttpRequest) -> HttpResponse:
             "balance": balance,
             "bot_levels": [(k, str(v)) for k, v in BOT_LEVELS if k in LEVELS],
         },
+    )
+
+
+@login_required
+@require_GET
+def lobby_queue(request: HttpRequest) -> HttpResponse:
+    """The queued player's panel, polled every ``MAHJONG_PRESENCE_BEAT`` s.
+
+    Each poll is the lobby's presence heartbeat (issue 11 §1); once the
+    player is paired (their table is being played) it sends them there.
+    """
+    _lobby_beat(request)
+    queue = selectors.queue_state(request.user)
+    if queue is None:
+        current = table_services.open_table_of(request.user)
+        if current is not None and current.status == Table.Status.PLAYING:
+            return _go(request, _table_url(current))
+    return render(
+        request,
+        "games/partials/lobby_queue.html",
+        {"queue": queue, "beat": settings.MAHJONG_PRESENCE_BEAT},
     )
 
 
@@ -165,6 +197,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         messages.error(request, refusal)
         return redirect(reverse("games:lobby"))
     context: dict[str, Any] = presenters.seat_context(t, seat, user=request.user)
+    context["beat_ms"] = int(settings.MAHJONG_PRESENCE_BEAT * 1000)
     return render(request, "games/table.html", context)
 
 

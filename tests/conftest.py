@@ -69,6 +69,23 @@ def _close_sync_thread_connections() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_presence() -> Iterator[None]:
+    """Forget presence (games.presence) between tests in the embedded default.
+
+    Its in-memory cache outlives a test, and SQLite reuses table ids after a
+    rollback.  A Redis cache is left alone (``clear()`` would flush the whole
+    database the channel layer uses too); PostgreSQL never reuses ids.
+    """
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    yield
+    cache = caches["presence"]
+    if isinstance(cache, LocMemCache):
+        cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _keep_the_current_celery_app() -> Iterator[None]:
     """Give the process back its Celery app if a test made another one current.
 

@@ -71,6 +71,7 @@ from games.rules.tiles import Tile, parse_tiles
 from mahjong_site.prepared import PreparedQuery
 
 from ..models import HandRecord, Table
+from ..presence import seat_present
 from .hands import event_to_row, forget_hand, hand_lock, load_hand, remember_hand
 from .notify import notify_table, schedule, scheduler_mode
 from .unplayable import annul_on_failure
@@ -197,8 +198,9 @@ def _seq(payload: dict[str, Any]) -> int:
         raise RequestError("序号 seq 必须是整数", BAD_SEQ)
     try:
         return int(raw)
-    except (TypeError, ValueError):
-        raise RequestError(f"序号 seq 必须是整数，收到 {raw!r}", BAD_SEQ) from None
+    except (TypeError, ValueError, OverflowError):  # OverflowError: 1e999
+        text = repr(raw)[:40]
+        raise RequestError(f"序号 seq 必须是整数，收到 {text}", BAD_SEQ) from None
 
 
 def action_kind(payload: object) -> str:
@@ -313,6 +315,39 @@ def _resolve_kong(hand: Hand, seat: int, seq: int, tile: str | None) -> Action:
     raise IllegalActionError("现在不能杠" + (f" {tile}" if tile else ""))
 
 
+STALE_TOGGLE = gettext_lazy(
+    "这个托管或报听请求来自旧的画面，没有生效；请按当前状态再操作"
+)
+
+
+class StaleToggleError(StaleActionError):
+    """托管 or a tile-less 报听 sent with an old ``seq`` (an old tab)."""
+
+    player_message = STALE_TOGGLE
+
+
+def _refuse_stale_toggle(action: Action, hand: Hand) -> None:
+    """Refuse 托管 and tile-less 报听 unless they answer the current ``seq``.
+
+    The engine takes these two without a prompt, so it refuses only a
+    ``seq`` older than the seat's own last action; an old tab could flip
+    托管 or declare 报听 long after (issue 11 §5.8).  The live table asks
+    for the hand's current ``seq`` (the veiled seat's shown number maps to
+    it, :func:`_unveil_seq`).  Checked here, not in the engine, so logs
+    written before stay replayable.
+
+    Raises:
+        StaleToggleError: ``action`` is such a request with an older ``seq``.
+    """
+    unprompted = isinstance(action, AutoPlay) or (
+        isinstance(action, Ready) and action.tile is None
+    )
+    if unprompted and action.seq < hand.seq:
+        raise StaleToggleError(
+            f"{action.kind} at seq {action.seq}, the hand is at {hand.seq}"
+        )
+
+
 REFUSALS: list[tuple[type[ActionError], Any]] = [
     (StaleActionError, gettext_lazy("牌局已更新，请按当前状态操作")),
     (AheadActionError, gettext_lazy("序号无效，请按当前状态操作")),
@@ -416,22 +451,20 @@ def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
         forget_hand(record.pk)
         raise
     remember_hand(record.pk, hand)
-    conns = table.connections or [0, 0]
     away = _away_since(table)
     for seat in (0, 1):
-        if table.is_human(seat) and not conns[seat]:
-            # a player who never opens the table goes to 托管 after the grace
-            # (counted from when they left, if they left before this hand)
-            if away[seat] is None:
-                away[seat] = now
-            schedule(
-                "seat_away",
-                [table.pk, seat, record.pk],
-                at=max(now, away[seat] + settings.MAHJONG_DISCONNECT_GRACE),
-            )
-    if away != _away_since(table):
-        table.away_since = away
-        table.save(update_fields=["away_since", "updated"])
+        if not table.is_human(seat):
+            continue
+        if away[seat] is not None:
+            # left before this hand: 托管 a whole grace after leaving
+            at = away[seat] + settings.MAHJONG_DISCONNECT_GRACE
+        elif seat_present(table_id=table.pk, seat=seat, now=now):
+            continue
+        else:
+            # not at the table yet (a 快速开始 pairing redirects the player
+            # here right now): look again after one heartbeat
+            at = now + settings.MAHJONG_PRESENCE_BEAT
+        schedule("seat_away", [table.pk, seat, record.pk], at=max(now, at))
     return record
 
 
@@ -707,6 +740,7 @@ def do_apply_action(
             if veil is not None:
                 payload = _unveil_seq(payload, hand, veil)
             action = check_action(payload, hand, seat)
+            _refuse_stale_toggle(action, hand)
             before = _veil_snapshot(hand, seat)
             try:
                 events = hand.apply(action, now=now)
@@ -989,25 +1023,11 @@ def _away_since(table: Table) -> list[float | None]:
 
 
 def note_connect(table_id: int, seat: int, *, now: float | None = None) -> None:
-    """A websocket of ``seat`` opened: count it and hand control back (托管 off)."""
-    now = time.time() if now is None else now
-    with transaction.atomic():
-        table = lock_table(table_id)
-        conns = list(table.connections or [0, 0])
-        conns[seat] += 1
-        table.connections = conns
-        away = _away_since(table)
-        away[seat] = None  # any pending grace job now finds the seat back
-        table.away_since = away
-        table.save(update_fields=["connections", "away_since", "updated"])
-        _set_auto(table, seat, False, now)
+    """A websocket of ``seat`` opened (registered in games.presence first).
 
-
-def note_disconnect(table_id: int, seat: int, *, now: float | None = None) -> None:
-    """A websocket of ``seat`` closed; the last one starts the grace period.
-
-    Records the moment in ``table.away_since`` and schedules a ``seat_away``
-    job for the end of the grace (``MAHJONG_DISCONNECT_GRACE`` seconds).
+    The seat is back: its ``away_since`` is cleared (the opponent's frame
+    drops "对手断线" and says "对手已回来") and control is handed back (托管
+    off; both broadcast on change).
     """
     now = time.time() if now is None else now
     with transaction.atomic():
@@ -1015,22 +1035,55 @@ def note_disconnect(table_id: int, seat: int, *, now: float | None = None) -> No
             table = lock_table(table_id)
         except TableError:
             return
-        conns = list(table.connections or [0, 0])
-        conns[seat] = max(0, conns[seat] - 1)
-        table.connections = conns
-        fields = ["connections", "updated"]
-        if conns[seat] == 0:
-            away = _away_since(table)
-            away[seat] = now
+        away = _away_since(table)
+        if away[seat] is not None:
+            away[seat] = None  # any pending grace job now finds the seat back
             table.away_since = away
-            fields.append("away_since")
-        table.save(update_fields=fields)
-        if conns[seat] == 0 and table.hand_id is not None:
-            schedule(
-                "seat_away",
-                [table.pk, seat, table.hand_id],
-                at=now + settings.MAHJONG_DISCONNECT_GRACE,
-            )
+            table.save(update_fields=["away_since", "updated"])
+            notify_table(table.pk)
+        _set_auto(table, seat, False, now)
+
+
+def note_disconnect(table_id: int, seat: int, *, now: float | None = None) -> bool:
+    """``seat`` may have gone: a websocket closed, or its presence expired.
+
+    Presence (games.presence) decides: while another socket of the seat is
+    live nothing happens.  Otherwise the first call records the moment in
+    ``table.away_since`` (the grace starts), schedules a ``seat_away`` job for
+    the end of the grace (``MAHJONG_DISCONNECT_GRACE`` seconds) and tells
+    the opponent at once (issue 11 §4: "对手断线，N 秒后托管").  Idempotent:
+    a seat already away keeps its moment.  Returns whether it marked the seat
+    away.
+    """
+    now = time.time() if now is None else now
+    if seat_present(table_id=table_id, seat=seat, now=now):
+        return False
+    with transaction.atomic():
+        try:
+            table = lock_table(table_id)
+        except TableError:
+            return False
+        return _mark_away(table, seat, now)
+
+
+def _mark_away(table: Table, seat: int, now: float) -> bool:
+    """Start ``seat``'s grace at ``now`` unless it has started (table locked)."""
+    away = _away_since(table)
+    if away[seat] is not None or not table.is_human(seat):
+        return False
+    if table.status not in (Table.Status.PLAYING, Table.Status.SETTLING):
+        return False
+    away[seat] = now
+    table.away_since = away
+    table.save(update_fields=["away_since", "updated"])
+    if table.hand_id is not None and table.status == Table.Status.PLAYING:
+        schedule(
+            "seat_away",
+            [table.pk, seat, table.hand_id],
+            at=now + settings.MAHJONG_DISCONNECT_GRACE,
+        )
+    notify_table(table.pk)
+    return True
 
 
 def seat_force_auto(
@@ -1072,26 +1125,42 @@ AWAY_TOLERANCE = 0.5
 def do_seat_away(
     table_id: int, seat: int, hand_id: int, *, now: float | None = None
 ) -> bool:
-    """After the grace period: 托管 on for ``seat`` if it is still away.
+    """Look at ``seat``'s presence; after a whole grace away: 托管.
 
-    Acts only if the seat has had no websocket for the whole grace period
-    (``MAHJONG_DISCONNECT_GRACE``), counted from ``table.away_since[seat]``:
-    a job scheduled by an earlier disconnect that fires during a later, short
-    one does nothing (the later disconnect has its own job).  Logged as the
-    engine action ``auto_play`` (seed 000 异常处理: 断线 → 托管).  Returns
-    whether 托管 was switched on.
+    The job scheduled when a seat went away (or at the deal, or by
+    ``resume_tables``).  Presence (games.presence, TTL heartbeats) decides,
+    never a count of sockets: a seat with a live socket on any process is
+    here (a stale ``away_since`` is cleared and the opponent told); a seat
+    with none that was not yet marked away is marked now (the grace starts,
+    another job is scheduled); a seat away for the whole grace
+    (``MAHJONG_DISCONNECT_GRACE``, counted from ``table.away_since[seat]``)
+    goes to 托管 — logged as the engine action ``auto_play`` (seed 000
+    异常处理: 断线 → 托管, which wins when it can).  A job from an earlier
+    absence that fires during a later, short one does nothing (the later
+    absence has its own job).  Returns whether 托管 was switched on.
     """
     now = time.time() if now is None else now
+    present = seat_present(table_id=table_id, seat=seat, now=now)
     with transaction.atomic():
         try:
             table = lock_table(table_id)
         except TableError:
             return False
-        conns = table.connections or [0, 0]
-        if conns[seat] > 0 or table.hand_id != hand_id or not table.is_human(seat):
+        if table.hand_id != hand_id or not table.is_human(seat):
             return False
-        since = _away_since(table)[seat]
+        away = _away_since(table)
+        since = away[seat]
+        if present:
+            if since is not None:  # back (on another process) or never gone
+                away[seat] = None
+                table.away_since = away
+                table.save(update_fields=["away_since", "updated"])
+                notify_table(table.pk)
+            return False
+        if since is None:
+            _mark_away(table, seat, now)
+            return False
         grace = settings.MAHJONG_DISCONNECT_GRACE
-        if since is None or now < since + grace - min(AWAY_TOLERANCE, grace / 10):
+        if now < since + grace - min(AWAY_TOLERANCE, grace / 10):
             return False
         return _set_auto(table, seat, True, now)

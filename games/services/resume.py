@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 
 from ..models import HandRecord, Table
+from ..presence import seat_present, ttl
 from .hands import HandUnavailableError, forget_hand, hand_lock, rebuild_hand
 from .notify import notify_table, schedule, scheduler_mode
 from .play import TableError, _automated_seat, lock_table
@@ -36,9 +37,11 @@ def resume_tables(*, now: float | None = None) -> ResumeReport:
     """Resume every playing table from seed + log, or annul what cannot be.
 
     For each table with a live hand: rebuild the hand from its log (the
-    process cache is ignored); if that works, reset the connection counts
-    (nobody is connected after a restart), reschedule the deadline job for
-    the current ``seq`` and start the disconnect grace for both seats; if it
+    process cache is ignored); if that works, reschedule the deadline job for
+    the current ``seq`` and look at each seat's presence (games.presence, TTL
+    heartbeats shared by every process): a seat with no live socket starts
+    its disconnect grace now, a seat with one (a Daphne process that never
+    stopped) keeps control and is looked at again after one TTL; if it
     fails, or the rebuilt hand cannot be read for a seat
     (games.services.unplayable.check_playable), annul the hand (系统断线:
     和局, stakes returned).  Settling tables
@@ -84,8 +87,28 @@ def resume_tables(*, now: float | None = None) -> ResumeReport:
                     notify_table(table.pk)
                     report.annulled.append(table.pk)
                     continue
-            table.connections = [0, 0]
-            table.away_since = [now, now]  # the grace starts now for both
+            # presence is in the cache with a TTL (games.presence), never reset
+            # here: a seat whose socket lives on a process that never stopped
+            # stays in control (issue 11 §5.4).  A seat with no live socket
+            # starts its grace now; a seat that looks present is looked at
+            # again once the entries of sockets lost in the crash have
+            # expired (one TTL and a heartbeat).
+            away = [
+                None if a is None else float(a) for a in (table.away_since or [])
+            ] + [None, None]
+            away = away[:2]
+            checks: list[tuple[int, float]] = []
+            for seat in (0, 1):
+                if not table.is_human(seat):
+                    continue
+                if seat_present(table_id=table.pk, seat=seat, now=now):
+                    checks.append((seat, now + ttl() + settings.MAHJONG_PRESENCE_BEAT))
+                    continue
+                if away[seat] is None:
+                    away[seat] = now
+                grace_end = away[seat] + settings.MAHJONG_DISCONNECT_GRACE
+                checks.append((seat, max(now, grace_end)))
+            table.away_since = away
             # the timer_at of a job lost in the crash would stop the next move
             # from scheduling one; a timer thread started by this command
             # dies with it, so in the embedded default leave it to that move
@@ -98,16 +121,9 @@ def resume_tables(*, now: float | None = None) -> ResumeReport:
             if _automated_seat(table, hand) is not None:
                 # paced automated play (托管, 报听 against the bot) goes on
                 schedule("table_auto_step", [table.pk, record.pk, hand.seq], at=now)
-            table.save(
-                update_fields=["connections", "away_since", "timer_at", "updated"]
-            )
-            for seat in (0, 1):
-                if table.is_human(seat):
-                    schedule(
-                        "seat_away",
-                        [table.pk, seat, record.pk],
-                        at=now + settings.MAHJONG_DISCONNECT_GRACE,
-                    )
+            table.save(update_fields=["away_since", "timer_at", "updated"])
+            for seat, at in checks:
+                schedule("seat_away", [table.pk, seat, record.pk], at=at)
             notify_table(table.pk)
             report.resumed.append(table.pk)
     return report

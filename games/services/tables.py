@@ -24,6 +24,7 @@ from accounts.models import Profile
 from games.engine.bots import LEVELS
 
 from ..models import Match, Room, Table
+from ..presence import lobby_beat, waiters_present
 from .notify import notify_kick, notify_table, schedule
 from .play import TableError, lock_table, seat_force_auto, start_hand
 
@@ -93,7 +94,8 @@ def _free_user(user: Any) -> Table | None:
 
 def _close(table: Table, *, note: str = "", seat: int | None = None) -> None:
     """Close ``table`` (reason ``note``: left, regroup, balance, timeout,
-    removed; ``seat``: the seat whose player's leaving closed it, if any).
+    removed, absent (a queued player who was no longer there); ``seat``: the
+    seat whose player's leaving closed it, if any).
 
     The reason and seat are kept on the row: the other player's frame says
     the opponent left instead of going quiet (issue 11 §4).  The settlement
@@ -125,11 +127,49 @@ def _start_match(table: Table, now: float) -> None:
     start_hand(table, now=now)
 
 
+MATCH_CANDIDATES = 50
+"""Waiting tables one 快速开始 looks at (oldest first)."""
+
+
+def _present_waiter(room: Room, user: Any, now: float) -> Table | None:
+    """The oldest waiting 快速开始 table of ``room`` whose player is present.
+
+    Issue 11 §1 (coins were lost to an absent opponent): only a player whose
+    waiting table or lobby is open (games.presence, heartbeats within
+    ``MAHJONG_PRESENCE_TTL``) is paired.  The waiting tables of absent
+    players met on the way are closed (reason ``absent``): they left the
+    queue.  Call with the room row locked.
+    """
+    candidates = list(
+        Table.objects.select_for_update(of=("self",))
+        .select_related("room")
+        .filter(
+            room=room,
+            kind=Table.Kind.QUICK,
+            status=Table.Status.WAITING,
+            seat1__isnull=True,
+        )
+        .exclude(seat0=user)
+        .exclude(seat0__in=_restricted_users())
+        .order_by("created", "id")[:MATCH_CANDIDATES]
+    )
+    present = waiters_present(
+        [(t.pk, t.seat0_id) for t in candidates if t.seat0_id], now=now
+    )
+    for table in candidates:
+        if table.pk in present:
+            return table
+        _close(table, note="absent", seat=0)
+    return None
+
+
 def quick_match(user: Any, room: Room, *, now: float | None = None) -> Table:
     """快速开始 / 分组: pair ``user`` with a player waiting in ``room``.
 
-    Returns the table: ``PLAYING`` when paired (the first hand is dealt), else
-    a new ``WAITING`` table with ``user`` on seat 0; after
+    Only present players are paired (:func:`_present_waiter`); ``user``
+    counts as present from this request on (their lobby mark).  Returns the
+    table: ``PLAYING`` when paired (the first hand is dealt), else a new
+    ``WAITING`` table with ``user`` on seat 0; after
     ``MAHJONG_BOT_OFFER_AFTER`` seconds its frame offers a bot
     (``accept_bot``).
 
@@ -145,20 +185,8 @@ def quick_match(user: Any, room: Room, *, now: float | None = None) -> Table:
         playing = _free_user(user)
         if playing is not None:
             return playing
-        waiting = (
-            Table.objects.select_for_update()
-            .select_related("room")
-            .filter(
-                room=room,
-                kind=Table.Kind.QUICK,
-                status=Table.Status.WAITING,
-                seat1__isnull=True,
-            )
-            .exclude(seat0=user)
-            .exclude(seat0__in=_restricted_users())
-            .order_by("created", "id")
-            .first()
-        )
+        lobby_beat(user_id=user.pk, now=now)
+        waiting = _present_waiter(room, user, now)
         if waiting is not None:
             waiting.seat1 = user
             _start_match(waiting, now)
@@ -167,7 +195,6 @@ def quick_match(user: Any, room: Room, *, now: float | None = None) -> Table:
             room=room,
             kind=Table.Kind.QUICK,
             seat0=user,
-            connections=[0, 0],
             created=datetime.fromtimestamp(now, tz=UTC),
         )
         schedule("table_refresh", [table.pk], at=now + settings.MAHJONG_BOT_OFFER_AFTER)
@@ -199,7 +226,6 @@ def play_bot(
             kind=Table.Kind.BOT,
             seat0=user,
             bot_level=level,
-            connections=[0, 0],
         )
         _start_match(table, now)
         return table
@@ -223,7 +249,6 @@ def create_friend_table(user: Any, room: Room) -> Table:
             kind=Table.Kind.FRIEND,
             seat0=user,
             invite_token=secrets.token_urlsafe(12),
-            connections=[0, 0],
         )
 
 

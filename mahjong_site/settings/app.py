@@ -35,6 +35,22 @@ MAHJONG_SNAPSHOT_DAYS: int = env.int("MAHJONG_SNAPSHOT_DAYS", default=60)
 #: Seconds a disconnected seat keeps control before 托管 takes over (seed 000 异常处理).
 MAHJONG_DISCONNECT_GRACE: float = env.float("MAHJONG_DISCONNECT_GRACE", default=20.0)
 
+#: Seconds a presence entry (games.presence: an open table websocket, the lobby
+#: page) stays live after its last heartbeat; a closed tab, a sleeping device
+#: or a dead process drops out of matchmaking and starts the disconnect grace
+#: within this time (issue 11 §1: within ~15 s).
+MAHJONG_PRESENCE_TTL: float = env.float("MAHJONG_PRESENCE_TTL", default=15.0)
+
+#: Seconds between two heartbeats of an open table or lobby page (well below
+#: MAHJONG_PRESENCE_TTL, so two lost heartbeats are tolerated).
+MAHJONG_PRESENCE_BEAT: float = env.float("MAHJONG_PRESENCE_BEAT", default=5.0)
+
+#: Heartbeats (``ping``) and ``sync`` requests one socket may send: a bucket
+#: of MAHJONG_SYNC_BURST requests refilled at MAHJONG_SYNC_RATE per second
+#: (issue 11 §5.8: 1,000 full frames in 8 s from one socket).
+MAHJONG_SYNC_RATE: float = env.float("MAHJONG_SYNC_RATE", default=1.0)
+MAHJONG_SYNC_BURST: int = env.int("MAHJONG_SYNC_BURST", default=5)
+
 #: Seconds a 快速开始 player waits for a human before a bot is offered.
 MAHJONG_BOT_OFFER_AFTER: float = env.float("MAHJONG_BOT_OFFER_AFTER", default=20.0)
 

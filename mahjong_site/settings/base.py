@@ -125,10 +125,25 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "mahjong",
-        }
+        },
+        # games.presence: who has the lobby or a table open (TTL heartbeats),
+        # shared by every Daphne process
+        "presence": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "mahjong-presence",
+        },
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        # one process (runserver): its memory; never culled below the bound
+        "presence": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "presence",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        },
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {

@@ -24,6 +24,13 @@
                                     table (close code 4423: suspended or banned):
                                     the reason (the toast sent just before the close), no
                                     "reconnecting", every control disabled
+   - #mj-root[data-beat]            ms between two presence heartbeats: {"action": "ping"}
+                                    over the open socket (games.presence; a page that stops
+                                    sending them is away within MAHJONG_PRESENCE_TTL)
+   - [data-testid=opponent-away]    the opponent is disconnected: data-until (server ms, the
+                                    grace ends), data-template ("…{n}…") counted down here
+   - #mj-opponent[data-away]        "1" while away; a change 1 → 0 shows #mj-back (对手已回来)
+   - [data-testid=timeout-notice]   a timed-out discard: each data-id shown for a few seconds
 */
 (function () {
   "use strict";
@@ -135,6 +142,56 @@
     playSound(kind);
   }
 
+  /* ---------------- presence ----------------
+     The heartbeat keeps this seat present (a TTL entry on the server); the
+     opponent's absence is counted down, and their return said. */
+  var wsOpen = false;
+  var wsSocket = null;
+  var beatTimer = null;
+  function beat() {
+    if (wsOpen && wsSocket) {
+      try { wsSocket.sendImmediately(JSON.stringify({ action: "ping" })); } catch (err) { /* closed meanwhile */ }
+    }
+  }
+  function startBeat() {
+    var ms = parseInt((root && root.getAttribute("data-beat")) || "", 10);
+    if (!ms || ms < 500 || beatTimer) return;
+    beatTimer = setInterval(beat, ms);
+  }
+  var oppAway = null; // "1"/"0" as of the last frame
+  var backTimer = null;
+  function watchOpponent() {
+    var opp = $("#mj-opponent");
+    var now = opp ? opp.getAttribute("data-away") : null;
+    var back = $("#mj-back");
+    if (now === "1" && back) back.hidden = true;
+    if (oppAway === "1" && now === "0" && back) {
+      back.hidden = false;
+      clearTimeout(backTimer);
+      backTimer = setTimeout(function () { back.hidden = true; }, 5000);
+    }
+    if (now !== null) oppAway = now;
+  }
+  function tickAway(serverNow) {
+    var el = $("[data-testid='opponent-away'][data-until]");
+    if (!el || el.classList.contains("is-auto")) return;
+    var until = parseFloat(el.getAttribute("data-until"));
+    var text = el.querySelector(".mj-away-text");
+    if (isNaN(until) || !text) return;
+    var left = Math.ceil((until - serverNow) / 1000);
+    var txt = left > 0 ? (el.getAttribute("data-template") || "{n}").replace("{n}", left) : el.getAttribute("data-soon");
+    if (txt && text.textContent !== txt) text.textContent = txt;
+  }
+  var timeoutSeen = {}; // notice id → when it was first shown (client ms)
+  function showTimeoutNotice() {
+    $all("[data-testid='timeout-notice']").forEach(function (n) {
+      var id = n.getAttribute("data-id");
+      if (!id) return;
+      if (!timeoutSeen[id]) timeoutSeen[id] = Date.now();
+      n.hidden = Date.now() - timeoutSeen[id] > 6000;
+    });
+  }
+
   /* ---------------- clocks ---------------- */
   function readSkew() {
     var el = $("[data-now]");
@@ -145,6 +202,8 @@
 
   function tick() {
     var serverNow = Date.now() + skewMs;
+    tickAway(serverNow);
+    showTimeoutNotice();
     $all(".mj-timer[data-deadline]").forEach(function (t) {
       var deadline = parseFloat(t.getAttribute("data-deadline"));
       var total = parseFloat(t.getAttribute("data-total")) || 15000;
@@ -335,6 +394,7 @@
     var status = $("#mj-status");
     if (status) say(status.getAttribute("data-say"));
     showCallout(false);
+    watchOpponent();
     var toast = $("#toast");
     if (toast && toast.textContent.trim()) {
       clearTimeout(afterFrame.toastTimer);
@@ -408,11 +468,15 @@
     window.requestAnimationFrame(tick);
     document.addEventListener("keydown", onKey);
 
-    root.addEventListener("htmx:wsOpen", function () {
+    root.addEventListener("htmx:wsOpen", function (e) {
+      wsOpen = true;
+      wsSocket = e.detail && e.detail.socketWrapper;
+      startBeat();
       var c = $("#mj-conn");
       if (c) { c.classList.add("is-open"); c.classList.remove("is-closed"); c.textContent = c.getAttribute("data-open"); }
     });
     root.addEventListener("htmx:wsClose", function (e) {
+      wsOpen = false;
       var code = e.detail && e.detail.event ? e.detail.event.code : 0;
       if (code === 4423) { endTable(); return; }
       if (ended) return;

@@ -1,7 +1,10 @@
 """Deadlines, 托管 on disconnect, the claim-window veil, crash/resume."""
 
+import time
+
 import pytest
 
+from games import presence
 from games.engine.errors import InvalidActionError, OutOfTurnError, StaleActionError
 from games.models import HandEvent, HandRecord, HandSeat, Table
 from games.presenters import render_frame, seat_context
@@ -84,15 +87,31 @@ def test_timeouts_alone_finish_a_hand(table):
 
 
 GRACE = 20.0  # settings.MAHJONG_DISCONNECT_GRACE (the default)
+BEAT = 5.0  # settings.MAHJONG_PRESENCE_BEAT (the default)
+
+
+def _connect(table, seat, socket_id, now):
+    """A socket of ``seat`` opens at ``now`` (as the consumer does)."""
+    presence.socket_beat(table_id=table.pk, seat=seat, socket_id=socket_id, now=now)
+    note_connect(table.pk, seat, now=now)
+
+
+def _beat(table, seat, socket_id, now):
+    presence.socket_beat(table_id=table.pk, seat=seat, socket_id=socket_id, now=now)
+
+
+def _disconnect(table, seat, socket_id, now):
+    presence.socket_gone(table_id=table.pk, seat=seat, socket_id=socket_id)
+    note_disconnect(table.pk, seat, now=now)
 
 
 def test_disconnect_grace_then_tuoguan_and_reconnect_hands_control_back(table):
-    note_connect(table.pk, 0, now=1000.0)
-    note_connect(table.pk, 1, now=1000.0)
-    note_disconnect(table.pk, 1, now=1001.0)
+    _connect(table, 0, "a", 1000.0)
+    _connect(table, 1, "b", 1000.0)
+    _disconnect(table, 1, "b", 1001.0)
     table.refresh_from_db()
-    assert table.connections == [1, 0]
     assert table.away_since == [None, 1001.0]
+    _beat(table, 0, "a", 1030.0)
     assert do_seat_away(table.pk, 0, table.hand_id, now=1030.0) is False  # here
     # 19 s after the disconnect: still within the grace
     assert do_seat_away(table.pk, 1, table.hand_id, now=1020.0) is False
@@ -106,7 +125,7 @@ def test_disconnect_grace_then_tuoguan_and_reconnect_hands_control_back(table):
     # seat 1 never waits for a human while in 托管
     assert not hand.state.pending[1] or hand.ended
     assert do_seat_away(table.pk, 1, table.hand_id, now=1030.0) is False  # on
-    note_connect(table.pk, 1)
+    _connect(table, 1, "b2", time.time())
     hand = _hand(table)
     assert hand.state.auto[1] is False
     last = HandEvent.objects.filter(hand=table.hand, kind="auto_play").last()
@@ -114,30 +133,47 @@ def test_disconnect_grace_then_tuoguan_and_reconnect_hands_control_back(table):
 
 
 def test_reconnect_within_grace_keeps_control(table):
-    note_connect(table.pk, 1, now=1000.0)
-    note_disconnect(table.pk, 1, now=1001.0)
-    note_connect(table.pk, 1, now=1005.0)
+    _connect(table, 1, "b", 1000.0)
+    _disconnect(table, 1, "b", 1001.0)
+    _connect(table, 1, "b2", 1005.0)
+    _beat(table, 1, "b2", 1010.0)
+    _beat(table, 1, "b2", 1015.0)
     assert do_seat_away(table.pk, 1, table.hand_id, now=1001.0 + GRACE) is False
     assert not HandEvent.objects.filter(hand=table.hand, kind="auto_play").exists()
+    table.refresh_from_db()
+    assert table.away_since[1] is None
 
 
-def test_an_old_grace_job_ignores_a_later_short_disconnect(table):
+def test_a_second_tab_keeps_the_seat_when_one_closes(table):
+    _connect(table, 1, "tab1", 1000.0)
+    _connect(table, 1, "tab2", 1000.0)
+    _disconnect(table, 1, "tab1", 1002.0)
+    table.refresh_from_db()
+    assert table.away_since in ([], [None, None])  # tab2 is still open
+
+
+def test_an_old_grace_job_ignores_a_later_short_disconnect(alice, bob, room):
     """Tester's bug: 托管 1-6 s after closing the page instead of after 20 s.
 
-    The job of an earlier disconnect (or of the hand start, for a seat that
-    had not connected yet) fired during a later, short disconnect and found
+    The job of an earlier absence (or of the hand start, for a seat that had
+    not connected yet) fired during a later, short disconnect and found
     "no socket right now".  It must wait for the full grace of the latest
     disconnect, whose own job then switches 托管 on.
     """
     from games.tasks import seat_away
 
-    # seat 1 had no socket at the hand start: its job is due at start + grace
+    quick_match(alice, room)
+    table = quick_match(bob, room, now=1000.0)
+    # seat 1 had no socket at the hand start: a job one heartbeat later
+    # finds it absent and starts its grace
+    assert seat_away(table.pk, 1, table.hand_id, now=1000.0 + BEAT) is False
     table.refresh_from_db()
     start = table.away_since[1]
-    assert start is not None
-    note_connect(table.pk, 1, now=start + 1)
-    note_disconnect(table.pk, 1, now=start + 15.5)  # closes the page at 15.5 s
-    # the hand-start job fires 4.5 s later: the seat has been away 4.5 s only
+    assert start == 1000.0 + BEAT
+    _connect(table, 1, "b", start + 1)
+    _beat(table, 1, "b", start + 11)
+    _disconnect(table, 1, "b", start + 15.5)  # closes the page at 15.5 s
+    # the first grace job fires 4.5 s later: the seat has been away 4.5 s only
     assert seat_away(table.pk, 1, table.hand_id, now=start + GRACE) is False
     assert not _hand(table).state.auto[1]
     assert seat_away(table.pk, 1, table.hand_id, now=start + 15.5 + GRACE - 1) is False
@@ -147,13 +183,35 @@ def test_an_old_grace_job_ignores_a_later_short_disconnect(table):
 
 
 def test_reconnect_and_short_disconnect_then_old_job_does_nothing(table):
-    note_connect(table.pk, 0, now=1000.0)
-    note_disconnect(table.pk, 0, now=1010.0)  # job A due at 1030
-    note_connect(table.pk, 0, now=1012.0)
-    note_disconnect(table.pk, 0, now=1028.0)  # job B due at 1048
+    _connect(table, 0, "a", 1000.0)
+    _disconnect(table, 0, "a", 1010.0)  # job A due at 1030
+    _connect(table, 0, "a2", 1012.0)
+    _beat(table, 0, "a2", 1017.0)
+    _beat(table, 0, "a2", 1022.0)
+    _disconnect(table, 0, "a2", 1028.0)  # job B due at 1048
     assert do_seat_away(table.pk, 0, table.hand_id, now=1030.0) is False  # A
     assert not HandEvent.objects.filter(hand=table.hand, kind="auto_play").exists()
     assert do_seat_away(table.pk, 0, table.hand_id, now=1048.0) is True  # B
+
+
+def test_a_socket_whose_heartbeats_stop_is_away_without_a_disconnect(table):
+    """Issue 11 §5.3: ``disconnect()`` may never run (a crashed handler, a dead
+    process): the seat's presence expires after the TTL, the opponent's
+    heartbeat notices it (the consumer calls ``note_disconnect``) and the
+    grace runs from then."""
+    ttl = presence.ttl()
+    _connect(table, 0, "a", 1000.0)
+    _connect(table, 1, "b", 1000.0)
+    _beat(table, 0, "a", 1010.0)
+    assert presence.seat_present(table_id=table.pk, seat=1, now=1010.0)
+    # seat 1's socket is never heard from again, and never closes
+    assert not presence.seat_present(table_id=table.pk, seat=1, now=1000.0 + ttl)
+    assert note_disconnect(table.pk, 1, now=1000.0 + ttl) is True
+    table.refresh_from_db()
+    assert table.away_since == [None, 1000.0 + ttl]
+    assert note_disconnect(table.pk, 1, now=1020.0) is False  # already away
+    assert do_seat_away(table.pk, 1, table.hand_id, now=1000 + ttl + GRACE) is True
+    assert _hand(table).state.auto[1] is True
 
 
 def _drive_to_discard(table, users, rng):
@@ -319,8 +377,8 @@ def test_resume_after_restart_rebuilds_from_the_log(table, alice, bob):
     report = resume_tables(now=5000.0)
     assert report.resumed == [table.pk] and report.annulled == []
     table.refresh_from_db()
-    assert table.seq == seq and table.connections == [0, 0]
-    # nobody is connected after a restart: the grace starts at the resume
+    assert table.seq == seq
+    # nobody has a live socket: the grace starts at the resume
     assert table.away_since == [5000.0, 5000.0]
     assert table.timer_at is None  # the next move schedules the deadline job
     assert do_seat_away(table.pk, 0, table.hand_id, now=5000.0 + GRACE - 2) is False
@@ -328,6 +386,56 @@ def test_resume_after_restart_rebuilds_from_the_log(table, alice, bob):
     # and play goes on to the end
     play_out(table, {0: alice, 1: bob}, seed=2)
     assert table.status == Table.Status.SETTLING
+
+
+def test_resume_leaves_players_on_a_live_process_in_control(
+    table, alice, bob, monkeypatch
+):
+    """Issue 11 §5.4: ``resume_tables`` (run when one Daphne process restarts)
+    put every playing table's players into 托管, also those whose sockets sit
+    on another process that never stopped.  Two "processes" here: seat 0's
+    socket lives on process A (it keeps beating); seat 1's lived on process B,
+    which died (its presence entry is left to expire, no disconnect ran)."""
+    import games.services.resume as resume
+
+    planned = []
+    real = resume.schedule
+    monkeypatch.setattr(
+        resume,
+        "schedule",
+        lambda name, args, at: (
+            planned.append((name, args, at)) or real(name, args, at=at)
+        ),
+    )
+    _some_moves_into_a_live_hand(table, {0: alice, 1: bob}, 10)
+    t0 = 5000.0
+    _connect(table, 0, "process-A.sock", t0 - 3)
+    _connect(table, 1, "process-B.sock", t0 - 2)
+    clear_cache()  # process B restarts: no cached hand, then resume_tables
+    assert resume_tables(now=t0).resumed == [table.pk]
+    table.refresh_from_db()
+    assert table.away_since == [None, None]  # both looked present a moment ago
+    ttl = presence.ttl()
+    checks = {args[1]: at for name, args, at in planned if name == "seat_away"}
+    assert checks == {0: t0 + ttl + BEAT, 1: t0 + ttl + BEAT}
+    # process A's socket goes on beating; process B's entry expires
+    for k in range(1, 12):
+        _beat(table, 0, "process-A.sock", t0 + 5 * k)
+    at = checks[1]
+    assert do_seat_away(table.pk, 0, table.hand_id, now=at) is False
+    assert do_seat_away(table.pk, 1, table.hand_id, now=at) is False  # grace starts
+    table.refresh_from_db()
+    assert table.away_since == [None, at]
+    later = at + GRACE
+    assert do_seat_away(table.pk, 0, table.hand_id, now=later) is False
+    assert do_seat_away(table.pk, 1, table.hand_id, now=later) is True
+    hand = _hand(table)
+    # the player on the live process keeps control; the other is in 托管
+    assert hand.state.auto[0] is False or hand.ended
+    assert not HandEvent.objects.filter(
+        hand=table.hand, kind="auto_play", seat=0
+    ).exists()
+    assert HandEvent.objects.filter(hand=table.hand, kind="auto_play", seat=1).exists()
 
 
 def test_unresumable_hand_is_annulled_and_stakes_returned(table, alice, bob):
@@ -365,12 +473,10 @@ def test_unresumable_hand_is_annulled_and_stakes_returned(table, alice, bob):
 def test_embedded_default_runs_delayed_jobs_in_a_timer_thread(settings):
     """Without a Celery broker (eager), the web process itself keeps time.
 
-    Seat 1 opens the table, then leaves 0.3 s into the hand: the grace job
-    planned at the hand start (due at 0.6 s) leaves it alone; the job of its
-    disconnect (due at 0.9 s) switches 托管 on.
+    Seat 1 opens the table, then leaves 0.3 s into the hand: the presence
+    check planned at the hand start (due a heartbeat later, 0.6 s) leaves it
+    alone; the job of its disconnect (due at 0.9 s) switches 托管 on.
     """
-    import time
-
     from games.models import Room
     from games.services import notify
     from tests.games.conftest import make_player
@@ -381,13 +487,14 @@ def test_embedded_default_runs_delayed_jobs_in_a_timer_thread(settings):
     room = Room.objects.get_or_create(
         name="新手场", defaults={"stake": 10, "min_balance": 200}
     )[0]
+    settings.MAHJONG_PRESENCE_BEAT = 0.6
     a, b = make_player("ea"), make_player("eb")
     quick_match(a, room)
     t = quick_match(b, room)
-    note_connect(t.pk, 0)
-    note_connect(t.pk, 1)
+    _connect(t, 0, "a", time.time())
+    _connect(t, 1, "b", time.time())
     time.sleep(0.3)
-    note_disconnect(t.pk, 1)  # schedules seat_away in 0.6 s on a thread
+    _disconnect(t, 1, "b", time.time())  # schedules seat_away in 0.6 s
     # wait for the grace jobs' threads without touching the database meanwhile
     # (SQLite's shared in-memory database locks whole tables across threads)
     with notify._TIMERS_LOCK:
@@ -418,15 +525,16 @@ def test_a_player_who_never_connects_goes_to_tuoguan(alice, bob, room, monkeypat
         lambda name, args, at: planned.append((name, args)) or real(name, args, at=at),
     )
     quick_match(alice, room)
-    t = quick_match(bob, room)
-    # nobody opened the table page: a grace job per seat started with the hand
+    t = quick_match(bob, room, now=1000.0)
+    # nobody opened the table page: a presence check per seat a heartbeat later
     assert ("seat_away", [t.pk, 0, t.hand_id]) in planned
     assert ("seat_away", [t.pk, 1, t.hand_id]) in planned
     t.refresh_from_db()
-    start = t.away_since[0]
-    assert start is not None and t.away_since[1] == start
-    assert do_seat_away(t.pk, 0, t.hand_id, now=start + 5) is False
-    assert do_seat_away(t.pk, 0, t.hand_id, now=start + GRACE) is True
+    assert t.away_since in ([], [None, None])  # no flash of "对手断线" at the deal
+    assert do_seat_away(t.pk, 0, t.hand_id, now=1000.0 + BEAT) is False
+    t.refresh_from_db()
+    assert t.away_since[0] == 1000.0 + BEAT  # the grace starts
+    assert do_seat_away(t.pk, 0, t.hand_id, now=1000.0 + BEAT + GRACE) is True
     assert _hand(t).state.auto[0] is True
 
 

@@ -1,0 +1,147 @@
+"""Presence: who has the lobby or a table open right now (issue 11 §1, issue 15).
+
+Presence lives in the cache alias ``presence`` (Django's cache framework:
+Redis when ``REDIS_URL`` is set, shared by every Daphne process; the
+process's memory in the embedded default), never in counters on the table
+row, so a process that dies, or a handler that never finishes, cannot leave a
+seat "connected": every entry expires ``MAHJONG_PRESENCE_TTL`` seconds after
+its last heartbeat.
+
+Two kinds of entries, each holding the epoch second it expires at (checked
+against ``now``, so tests can move time; the cache's own timeout is the same
+TTL and only collects the garbage):
+
+- a **socket slot** per open table websocket: ``SLOTS`` slots per table seat,
+  each claimed atomically (``cache.add``) by one socket and refreshed by its
+  heartbeats (the browser sends ``{"action": "ping"}`` every
+  ``MAHJONG_PRESENCE_BEAT`` seconds; the server does not refresh on its own,
+  so a half-open socket or a sleeping laptop expires too);
+- a **lobby mark** per user, refreshed by the lobby page and its polls (and by
+  pressing 快速开始), so a player queued with the lobby open counts as present.
+
+A seat is present while one of its slots is live; a queued player while their
+waiting table's seat 0 or their lobby mark is.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.core.cache import BaseCache, caches
+
+SLOTS = 4
+"""Socket slots per table seat (tabs of one player at one table)."""
+
+ALIAS = "presence"
+"""The cache alias (settings.CACHES) presence lives in."""
+
+
+def _cache() -> BaseCache:
+    return caches[ALIAS]
+
+
+def ttl() -> float:
+    """Seconds an entry stays live after its last heartbeat (settings)."""
+    return float(settings.MAHJONG_PRESENCE_TTL)
+
+
+def _slot_key(table_id: int, seat: int, slot: int) -> str:
+    return f"seat:{table_id}:{seat}:{slot}"
+
+
+def _lobby_key(user_id: int) -> str:
+    return f"lobby:{user_id}"
+
+
+def _live(value: object, now: float) -> bool:
+    """An entry's value: ``[socket_id, expires_at]`` (slot) or ``expires_at``."""
+    if isinstance(value, list | tuple) and len(value) == 2:
+        value = value[1]
+    return isinstance(value, int | float) and float(value) > now
+
+
+def socket_beat(
+    *, table_id: int, seat: int, socket_id: str, now: float | None = None
+) -> bool:
+    """Register or refresh the socket ``socket_id`` of ``seat`` at ``table_id``.
+
+    Called when the socket opens and at each of its heartbeats.  Keeps the
+    slot the socket holds, else claims a free (or expired) one.  Returns True
+    when the socket had no live slot before this call (it opened, or it lost
+    its slot and came back), False when it only refreshed.  With every slot
+    held by other live sockets the socket is not registered (and False is
+    returned); its next heartbeat tries again.
+    """
+    now = time.time() if now is None else now
+    cache = _cache()
+    expires = now + ttl()
+    timeout = ttl() + 1
+    keys = [_slot_key(table_id, seat, i) for i in range(SLOTS)]
+    held = cache.get_many(keys)
+    for key in keys:
+        value = held.get(key)
+        if isinstance(value, list) and value[0] == socket_id and _live(value, now):
+            cache.set(key, [socket_id, expires], timeout)
+            return False
+    for key in keys:
+        value = held.get(key)
+        if value is None:
+            if cache.add(key, [socket_id, expires], timeout):
+                return True
+        elif not _live(value, now):  # expired by the clock, not yet collected
+            cache.set(key, [socket_id, expires], timeout)
+            return True
+    return False
+
+
+def socket_gone(*, table_id: int, seat: int, socket_id: str) -> None:
+    """The socket ``socket_id`` closed: free its slot (if it still holds it).
+
+    Best effort: a socket whose handler never runs this simply expires.
+    """
+    cache = _cache()
+    keys = [_slot_key(table_id, seat, i) for i in range(SLOTS)]
+    held = cache.get_many(keys)
+    for key, value in held.items():
+        if isinstance(value, list) and value and value[0] == socket_id:
+            cache.delete(key)
+
+
+def seat_present(*, table_id: int, seat: int, now: float | None = None) -> bool:
+    """Whether ``seat`` at ``table_id`` has a live socket (a heartbeat within TTL)."""
+    now = time.time() if now is None else now
+    keys = [_slot_key(table_id, seat, i) for i in range(SLOTS)]
+    return any(_live(v, now) for v in _cache().get_many(keys).values())
+
+
+def lobby_beat(*, user_id: int, now: float | None = None) -> None:
+    """The player ``user_id`` has the lobby open (a page load or a poll)."""
+    now = time.time() if now is None else now
+    _cache().set(_lobby_key(user_id), now + ttl(), ttl() + 1)
+
+
+def waiters_present(
+    waiters: Iterable[tuple[int, int]], *, now: float | None = None
+) -> set[int]:
+    """Which queued players are present, in one cache round trip.
+
+    ``waiters``: ``(table_id, user_id)`` of waiting tables (the player on seat
+    0).  Returns the table ids whose player has a live socket at that table or
+    a live lobby mark.
+    """
+    now = time.time() if now is None else now
+    pairs = list(waiters)
+    keys: list[str] = []
+    for table_id, user_id in pairs:
+        keys += [_slot_key(table_id, 0, i) for i in range(SLOTS)]
+        keys.append(_lobby_key(user_id))
+    held = _cache().get_many(keys) if keys else {}
+    present = set()
+    for table_id, user_id in pairs:
+        mine = [_slot_key(table_id, 0, i) for i in range(SLOTS)]
+        mine.append(_lobby_key(user_id))
+        if any(_live(held.get(k), now) for k in mine):
+            present.add(table_id)
+    return present

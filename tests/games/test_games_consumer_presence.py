@@ -1,0 +1,175 @@
+"""The table websocket's presence heartbeat and its hostile messages.
+
+Issue 11 §5.3 (a bad message closed the socket with 1011 and disabled 托管
+for the seat), §5.8 (``sync`` not rate-limited), §1/§4 (presence by TTL
+heartbeats; the opponent's drop and return shown at once).
+"""
+
+import json
+import time
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import presence
+from tests.games.test_games_consumer import _pair, _state, _toast_text, drain, ws
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HOSTILE = [
+    '{"action": "discard", "seq": 1e999, "tile": "1m"}',
+    '{"action": "auto_play", "seq": Infinity}',
+    '{"action": "auto_play", "seq": -Infinity}',
+    '{"action": "discard", "seq": NaN}',
+    "[" * 1000 + "]" * 1000,
+    '{"action": "sync", "x": ' + "[" * 5000 + "]" * 5000 + "}",
+    '{"action": "discard", "tile": "' + "9" * 1_000_000 + '"}',
+    "\x00\x01",
+]
+
+
+async def _open(comm) -> bool:
+    """Whether the socket still answers (a ``sync`` gets a whole frame)."""
+    await comm.send_to(text_data=json.dumps({"action": "sync"}))
+    frames = await drain(comm)
+    return any('data-testid="my-hand"' in f for f in frames)
+
+
+async def test_malformed_messages_get_a_toast_and_keep_the_socket(settings):
+    settings.MAHJONG_SYNC_BURST = 100  # this test syncs after every message
+    a, b, table = await _pair()
+    ca, ok, _ = await ws(a, table.pk)
+    cb, ok2, _ = await ws(b, table.pk)
+    assert ok and ok2
+    await drain(ca)
+    await drain(cb)
+    before, hand = await _state(table.pk)
+    for text in HOSTILE:
+        await ca.send_to(text_data=text)
+        msgs = await drain(ca)
+        assert len(msgs) == 1, (text[:40], msgs)
+        assert _toast_text(msgs[0]) in ("无法识别的操作", "缺少或无效的序号"), text[:40]
+        assert await _open(ca), text[:40]
+    await ca.send_to(bytes_data=b"\x00" * 10)
+    assert _toast_text((await drain(ca))[0]) == "无法识别的操作"
+    after, hand2 = await _state(table.pk)
+    assert after.seq == before.seq
+    # 托管 still works for the seat: alice leaves, and her disconnect runs
+    await ca.disconnect()
+    t, _ = await _state(table.pk)
+    assert t.away_since[0] is not None
+    frames = await drain(cb)
+    assert any('data-testid="opponent-away"' in f for f in frames)
+    await cb.disconnect()
+
+
+async def test_an_unexpected_error_is_a_toast_not_a_closed_socket(monkeypatch):
+    from games.services import play
+
+    a, b, table = await _pair()
+    ca, ok, _ = await ws(a, table.pk)
+    await drain(ca)
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(play, "do_apply_action", boom)
+    await ca.send_to(text_data=json.dumps({"action": "discard", "seq": 1}))
+    msgs = await drain(ca)
+    assert _toast_text(msgs[0]) == "服务器出错，这次操作没有生效，请再试一次"
+    monkeypatch.undo()
+    assert await _open(ca)
+    await ca.disconnect()
+
+
+async def test_sync_is_rate_limited_per_socket(settings):
+    settings.MAHJONG_SYNC_BURST = 3
+    settings.MAHJONG_SYNC_RATE = 0.5
+    a, b, table = await _pair()
+    ca, ok, _ = await ws(a, table.pk)
+    await drain(ca)
+    for _ in range(10):
+        await ca.send_to(text_data=json.dumps({"action": "sync"}))
+    msgs = await drain(ca, wait=0.6)
+    frames = [m for m in msgs if 'data-testid="my-hand"' in m]
+    toasts = [m for m in msgs if m.startswith('<div id="toast"')]
+    assert len(frames) == 3 and len(toasts) == 7
+    assert _toast_text(toasts[0]) == "刷新太频繁，请稍后再试"
+    # another socket of the same player has its own bucket
+    ca2, ok, _ = await ws(a, table.pk)
+    await drain(ca2)
+    assert await _open(ca2)
+    await ca.disconnect()
+    await ca2.disconnect()
+
+
+@sync_to_async
+def _present(table_id, seat, now=None):
+    return presence.seat_present(table_id=table_id, seat=seat, now=now)
+
+
+async def test_the_heartbeat_keeps_a_socket_present_and_its_absence_expires(settings):
+    """Issue 11 §1/§5.3: presence is a TTL entry per socket that only the
+    browser's pings keep alive; a socket that falls silent (a sleeping
+    device, a dead process, a handler that never finished) is absent after
+    the TTL — and the opponent's next heartbeat starts its grace."""
+    settings.MAHJONG_PRESENCE_BEAT = 0.3  # pings closer than 0.1 s are ignored
+    ttl = presence.ttl()
+    a, b, table = await _pair()
+    ca, ok, _ = await ws(a, table.pk)
+    cb, ok2, _ = await ws(b, table.pk)
+    await drain(ca)
+    await drain(cb)
+    t0 = time.time()
+    assert await _present(table.pk, 0) and await _present(table.pk, 1)
+    # without a ping, the entries expire one TTL after the connect
+    assert not await _present(table.pk, 1, t0 + ttl + 0.5)
+    # a ping moves seat 0's expiry on (never answered)
+    await ca.send_to(text_data=json.dumps({"action": "ping"}))
+    assert await ca.receive_nothing(timeout=0.3)
+    t1 = time.time()
+    assert await _present(table.pk, 0, t1 + ttl - 0.5)
+    # seat 1's socket falls silent: simulate its entry having expired (its
+    # process died; disconnect() never runs) by dropping it
+    await sync_to_async(_expire)(table.pk, 1)
+    t, _ = await _state(table.pk)
+    assert t.away_since in ([], [None, None])
+    await ca.send_to(text_data=json.dumps({"action": "ping"}))
+    frames = await drain(ca)
+    t, _ = await _state(table.pk)
+    assert t.away_since[0] is None and t.away_since[1] is not None
+    assert any('data-testid="opponent-away"' in f for f in frames)
+    # seat 1's next ping (it was only silent) brings it back at once
+    await cb.send_to(text_data=json.dumps({"action": "ping"}))
+    await drain(cb)
+    frames = await drain(ca)
+    t, _ = await _state(table.pk)
+    assert t.away_since in ([None, None],)
+    assert frames and 'data-away="0"' in frames[-1]
+    await ca.disconnect()
+    await cb.disconnect()
+
+
+def _expire(table_id: int, seat: int) -> None:
+    """Drop every presence entry of ``seat`` (as the TTL would)."""
+    keys = [presence._slot_key(table_id, seat, i) for i in range(presence.SLOTS)]
+    presence._cache().delete_many(keys)
+
+
+async def test_the_opponent_drop_and_return_reach_the_other_seat_at_once():
+    a, b, table = await _pair()
+    ca, _, _ = await ws(a, table.pk)
+    cb, _, _ = await ws(b, table.pk)
+    await drain(ca)
+    await drain(cb)
+    await cb.disconnect()
+    frames = await drain(ca)
+    assert frames and 'data-testid="opponent-away"' in frames[-1]
+    assert "秒后托管" in frames[-1] and 'data-away="1"' in frames[-1]
+    cb, ok, _ = await ws(b, table.pk)
+    assert ok
+    frames = await drain(ca)
+    assert frames and 'data-away="0"' in frames[-1]
+    assert 'data-testid="opponent-away"' not in frames[-1]
+    await ca.disconnect()
+    await cb.disconnect()

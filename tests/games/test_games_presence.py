@@ -1,0 +1,327 @@
+"""Presence (games.presence) in matchmaking, the lobby, 托管 and the frames.
+
+Issue 11 §1 (an absent player was paired for real coins), §4 (what the table
+says about the opponent's connection, timed-out turns), §5.8 (stale 托管 /
+报听 requests).
+"""
+
+import time
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from accounts.models import Profile
+from games import presence
+from games.consumers import BadMessageError, TokenBucket, parse_message
+from games.engine.errors import StaleActionError
+from games.models import HandEvent, HandRecord, Table
+from games.presenters import render_frame, seat_context
+from games.selectors import queue_state, waiting_by_room
+from games.services import (
+    do_apply_action,
+    note_connect,
+    note_disconnect,
+    quick_match,
+    refusal_message,
+)
+from games.services.hands import load_hand
+from games.tasks import table_deadline
+from tests.games.conftest import make_player
+
+pytestmark = pytest.mark.django_db
+
+T0 = 1_000_000.0
+
+
+def _open_page(table, seat, socket_id, now):
+    """The table page's socket opens (as the consumer does on connect)."""
+    presence.socket_beat(table_id=table.pk, seat=seat, socket_id=socket_id, now=now)
+    note_connect(table.pk, seat, now=now)
+
+
+def _close_page(table, seat, socket_id, now):
+    presence.socket_gone(table_id=table.pk, seat=seat, socket_id=socket_id)
+    note_disconnect(table.pk, seat, now=now)
+
+
+def _coins(*users):
+    return [Profile.objects.get(user=u).coins for u in users]
+
+
+# ------------------------------------------------------------- matchmaking
+@pytest.mark.parametrize("closes", [True, False], ids=["closed", "crashed"])
+def test_an_absent_queued_player_is_never_paired(alice, bob, room, closes):
+    """Issue 11 §1's reproduction: A presses 快速开始 and closes the browser
+    (or the browser dies without closing its socket); more than two minutes
+    later B presses 快速开始 in the same room.  No hand is dealt."""
+    before = _coins(alice, bob)
+    a_table = quick_match(alice, room, now=T0)
+    assert a_table.status == Table.Status.WAITING
+    _open_page(a_table, 0, "a-tab", T0 + 1)
+    presence.socket_beat(table_id=a_table.pk, seat=0, socket_id="a-tab", now=T0 + 6)
+    if closes:
+        _close_page(a_table, 0, "a-tab", T0 + 8)
+    # nothing more from A; B arrives 2 min 10 s later
+    b_table = quick_match(bob, room, now=T0 + 130)
+    assert b_table.pk != a_table.pk
+    assert b_table.status == Table.Status.WAITING and b_table.seat1_id is None
+    assert not HandRecord.objects.exists()
+    assert _coins(alice, bob) == before
+    a_table.refresh_from_db()
+    # A has left the queue (told so if they open the page again)
+    assert a_table.status == Table.Status.CLOSED
+    assert a_table.closed_reason == "absent"
+    # the lobby counts B only
+    assert waiting_by_room(now=T0 + 131) == {room.pk: 1}
+
+
+def test_a_present_queued_player_is_paired(alice, bob, room):
+    a_table = quick_match(alice, room, now=T0)
+    _open_page(a_table, 0, "a-tab", T0 + 1)
+    for k in range(1, 27):  # the page's heartbeat every 5 s
+        presence.socket_beat(
+            table_id=a_table.pk, seat=0, socket_id="a-tab", now=T0 + 1 + 5 * k
+        )
+    b_table = quick_match(bob, room, now=T0 + 130)
+    assert b_table.pk == a_table.pk
+    assert b_table.status == Table.Status.PLAYING
+    assert HandRecord.objects.filter(table=b_table).count() == 1
+
+
+def test_the_lobby_open_keeps_a_queued_player_present(alice, bob, room):
+    a_table = quick_match(alice, room, now=T0)
+    presence.lobby_beat(user_id=alice.pk, now=T0 + 120)  # the lobby's poll
+    assert waiting_by_room(now=T0 + 130) == {room.pk: 1}
+    assert quick_match(bob, room, now=T0 + 130).pk == a_table.pk
+
+
+def test_presence_expires_after_the_ttl(alice, room):
+    ttl = presence.ttl()
+    assert ttl <= 15  # issue 11 §1: within ~15 s
+    table = quick_match(alice, room, now=T0)
+    presence.socket_beat(table_id=table.pk, seat=0, socket_id="s", now=T0)
+    assert presence.seat_present(table_id=table.pk, seat=0, now=T0 + ttl - 0.1)
+    assert not presence.seat_present(table_id=table.pk, seat=0, now=T0 + ttl)
+    # a heartbeat moves the expiry on; a page that stops sending them expires
+    assert (
+        presence.socket_beat(table_id=table.pk, seat=0, socket_id="s", now=T0 + 5)
+        is False
+    )
+    assert presence.seat_present(table_id=table.pk, seat=0, now=T0 + 5 + ttl - 0.1)
+    assert waiting_by_room(now=T0 + 5 + ttl - 1) == {room.pk: 1}
+    assert waiting_by_room(now=T0 + 5 + ttl + 1) == {}
+
+
+def test_slots_are_bounded_and_freed(alice, room):
+    table = quick_match(alice, room, now=T0)
+    for i in range(presence.SLOTS):
+        assert presence.socket_beat(
+            table_id=table.pk, seat=1, socket_id=f"s{i}", now=T0
+        )
+    # every slot is held: one more tab is not registered until one frees
+    assert not presence.socket_beat(table_id=table.pk, seat=1, socket_id="x", now=T0)
+    presence.socket_gone(table_id=table.pk, seat=1, socket_id="s0")
+    assert presence.socket_beat(table_id=table.pk, seat=1, socket_id="x", now=T0 + 1)
+    for i in range(1, presence.SLOTS):
+        presence.socket_gone(table_id=table.pk, seat=1, socket_id=f"s{i}")
+    presence.socket_gone(table_id=table.pk, seat=1, socket_id="x")
+    assert not presence.seat_present(table_id=table.pk, seat=1, now=T0 + 1)
+
+
+def test_lobby_shows_the_queue_with_present_players_only(alice, bob, room):
+    carol = make_player("carol")
+    quick_match(bob, room)  # present now (pressed 快速开始)
+    client = Client()
+    client.force_login(alice)
+    quick_match(alice, room)  # paired with bob: no longer queued
+    quick_match(carol, room)
+    client.force_login(carol)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert 'data-testid="queue-waiting" data-count="1"' in page
+    # carol closes the lobby; after the TTL she is not counted, and the
+    # panel (polled by the lobby) says so once she is back
+    state = queue_state(carol)
+    assert state is not None and state.waiting == 1
+    later = time.time() + presence.ttl() + 1
+    assert waiting_by_room(now=later) == {}
+    assert queue_state(carol, now=later).waiting == 0
+
+
+def test_the_queue_panel_sends_a_paired_player_to_the_table(alice, bob, room):
+    quick_match(alice, room)
+    client = Client()
+    client.force_login(alice)
+    panel = client.get(reverse("games:lobby_queue"), HTTP_HX_REQUEST="true")
+    assert 'data-testid="queue-waiting"' in panel.content.decode()
+    table = quick_match(bob, room)
+    assert table.status == Table.Status.PLAYING
+    went = client.get(reverse("games:lobby_queue"), HTTP_HX_REQUEST="true")
+    assert went["HX-Redirect"] == reverse("games:table", args=[table.pk])
+
+
+# ------------------------------------------------------------- the frames
+@pytest.fixture
+def table(alice, bob, room):
+    quick_match(alice, room)
+    t = quick_match(bob, room)
+    t.refresh_from_db()
+    return t
+
+
+def test_the_opponent_away_notice_counts_down_then_tuoguan_then_back(table, settings):
+    from games.services import do_seat_away
+
+    grace = settings.MAHJONG_DISCONNECT_GRACE
+    _open_page(table, 0, "a", T0)
+    _open_page(table, 1, "b", T0)
+    table.refresh_from_db()
+    assert seat_context(table, 0, now=T0)["away"] is None
+    _close_page(table, 1, "b", T0 + 2)
+    table.refresh_from_db()
+    ctx = seat_context(table, 0, now=T0 + 5)
+    assert ctx["away"] == {
+        "since": int((T0 + 2) * 1000),
+        "until": int((T0 + 2 + grace) * 1000),
+        "left": int(grace) - 3,
+    }
+    html = render_frame(table, 0, now=T0 + 5)
+    assert 'data-testid="opponent-away"' in html
+    assert f"对手断线，{int(grace) - 3} 秒后托管" in html
+    assert "托管时能和牌就自动和牌，照常结算。" in html  # seed 000's rule
+    # the player who left sees nothing of the kind about their opponent
+    assert 'data-testid="opponent-away"' not in render_frame(table, 1, now=T0 + 5)
+    presence.socket_beat(table_id=table.pk, seat=0, socket_id="a", now=T0 + 2 + grace)
+    assert do_seat_away(table.pk, 1, table.hand_id, now=T0 + 2 + grace)
+    table.refresh_from_db()
+    html = render_frame(table, 0, now=T0 + 30)
+    assert "对手断线，已由系统托管" in html and "mj-flag--auto" in html
+    # back: the notice goes (the page says 对手已回来 on that change)
+    _open_page(table, 1, "b2", T0 + 40)
+    table.refresh_from_db()
+    html = render_frame(table, 0, now=T0 + 40)
+    assert 'data-testid="opponent-away"' not in html and 'data-away="0"' in html
+    with translation.override("en"):
+        table.away_since = [None, T0]
+        html = render_frame(table, 0, now=T0 + 1)
+    assert "Opponent disconnected" in html
+
+
+def test_a_timed_out_turn_is_shown_to_both_players(table):
+    for _ in range(50):
+        table.refresh_from_db()
+        hand = load_hand(table.hand, seq=table.seq)
+        if hand.state.phase.value == "turn":
+            break
+        table_deadline(table.pk, table.hand_id, table.seq, now=hand.state.deadline + 1)
+    else:
+        raise AssertionError("no turn")
+    turn = hand.state.turn
+    assert table_deadline(
+        table.pk, table.hand_id, table.seq, now=hand.state.deadline + 1
+    )
+    table.refresh_from_db()
+    ev = (
+        HandEvent.objects.filter(hand=table.hand, kind="discard").order_by("seq").last()
+    )
+    assert ev.seat == turn
+    assert HandEvent.objects.get(hand=table.hand, seq=ev.seq - 1).kind == "timeout"
+    tile = ev.payload["tile"]
+    for seat in (0, 1):
+        ctx = seat_context(table, seat)
+        note = ctx["timeout_notice"]
+        assert note == {
+            "id": f"{table.hand_id}:{ev.seq}",
+            "who": "me" if seat == turn else "opponent",
+            "tile": tile,
+        }
+        html = render_frame(table, seat)
+        assert 'data-testid="timeout-notice"' in html
+        assert "超时，自动打出" in html
+
+
+# ------------------------------------------------------------- §5.8
+def test_a_stale_tuoguan_or_ready_is_refused_and_changes_nothing(table, alice):
+    table.refresh_from_db()
+    seq = table.seq
+    events = HandEvent.objects.filter(hand=table.hand).count()
+    # the opponent moves on (pre-deal answers); alice's tab is left behind
+    hand = load_hand(table.hand, seq=seq)
+    table_deadline(table.pk, table.hand_id, seq, now=hand.state.deadline + 1)
+    table.refresh_from_db()
+    assert table.seq > seq
+    events = HandEvent.objects.filter(hand=table.hand).count()
+    for payload in (
+        {"action": "auto_play", "seq": seq, "on": True},
+        {"action": "auto", "seq": seq},
+        {"action": "ready", "seq": seq},
+    ):
+        with pytest.raises(StaleActionError) as info:
+            do_apply_action(table.pk, alice, payload)
+        assert refusal_message(info.value) == (
+            "这个托管或报听请求来自旧的画面，没有生效；请按当前状态再操作"
+        )
+        table.refresh_from_db()
+        assert HandEvent.objects.filter(hand=table.hand).count() == events
+    assert load_hand(table.hand, seq=table.seq).state.auto[0] is False
+    # at the current seq 托管 works as before
+    do_apply_action(
+        table.pk, alice, {"action": "auto_play", "seq": table.seq, "on": True}
+    )
+    table.refresh_from_db()
+    assert load_hand(table.hand, seq=table.seq).state.auto[0] is True
+
+
+def test_token_bucket():
+    bucket = TokenBucket(rate=1.0, burst=3)
+    assert [bucket.take(100.0) for _ in range(4)] == [True, True, True, False]
+    assert bucket.take(100.5) is False
+    assert bucket.take(101.0) is True  # one token a second
+    assert bucket.take(101.2) is False
+    assert [bucket.take(200.0) for _ in range(4)] == [True, True, True, False]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"action": "discard", "seq": 1e999}',
+        '{"action": "discard", "seq": Infinity}',
+        '{"action": "discard", "seq": -Infinity}',
+        '{"action": "discard", "seq": NaN}',
+        "[" * 1000 + "]" * 1000,
+        '{"a": ' * 1000 + "1" + "}" * 1000,
+        '{"action": "' + "x" * 5000 + '"}',
+        "",
+        "{",
+    ],
+    ids=[
+        "1e999",
+        "inf",
+        "-inf",
+        "nan",
+        "deep-list",
+        "deep-dict",
+        "huge",
+        "empty",
+        "cut",
+    ],
+)
+def test_parse_message_refuses_what_used_to_crash(text):
+    with pytest.raises(BadMessageError):
+        parse_message(text)
+
+
+def test_parse_message_reads_the_protocol():
+    assert parse_message('{"action": "chi", "seq": 3, "tiles": ["3m", "4m"]}') == {
+        "action": "chi",
+        "seq": 3,
+        "tiles": ["3m", "4m"],
+    }
+    # brackets inside strings do not count as nesting
+    assert parse_message('{"action": "[[[[[[[[", "seq": 2.0}') == {
+        "action": "[[[[[[[[",
+        "seq": 2.0,
+    }
+    with pytest.raises(BadMessageError):
+        parse_message(None, b"\x00")
