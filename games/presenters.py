@@ -97,7 +97,8 @@ such as ``"5m"``, times are epoch milliseconds):
 ``bot_offer``    a 快速开始 table has waited long enough: offer a bot
                  (the browser sends ``{"action": "accept_bot"}``)
 ``away``         the opponent's connection dropped (no live socket, see
-                 games.presence) while a hand is played or settled:
+                 games.presence) while a hand is played or settled (the
+                 notice itself is shown only while a hand is played):
                  {since (ms), until (ms: the grace ends, then 托管), left
                  (whole seconds to ``until``)}, else None (issue 11 §4)
 ``timeout_notice`` the latest discard was made by a turn timeout:

@@ -165,7 +165,10 @@
     var now = opp ? opp.getAttribute("data-away") : null;
     var back = $("#mj-back");
     if (now === "1" && back) back.hidden = true;
-    if (oppAway === "1" && now === "0" && back) {
+    var st = $("#mj-status");
+    var phase = st ? st.getAttribute("data-phase") : "";
+    var live = phase && phase !== "ended" && phase !== "waiting"; // not a table that closed
+    if (oppAway === "1" && now === "0" && back && live) {
       back.hidden = false;
       clearTimeout(backTimer);
       backTimer = setTimeout(function () { back.hidden = true; }, 5000);
