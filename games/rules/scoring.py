@@ -48,14 +48,11 @@ when no fan that counts toward the minimum was found.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from .decompose import (
-    MeldSignature,
-    split_hand,
-)
+from .decompose import Decomposition, MeldSignature, split_hand
 from .errors import InvalidHandError
 from .fans.base import Fan, FanLine
 from .melds import Meld, MeldKind
@@ -106,8 +103,10 @@ class ScoreResult:
             minimum (flowers).
         shape: the chosen shape's name (``"regular"``, ``"seven_pairs"`` …),
             ``""`` when not complete.
+        split: the chosen split (``None`` when not complete).
         decomposition: the chosen split in tile notation, e.g.
-            ``"123m 456m 789m 111z 55p"``; declared melds in brackets.
+            ``"123m 456m 789m 111z 55p"``; declared melds in brackets (a
+            property: the text is built when read, not for every score).
         error: why ``win`` is False, in words, else ``None``.
         code: the same as a :class:`ScoreError` (read this, not ``error``),
             else ``None``.
@@ -119,9 +118,14 @@ class ScoreResult:
     not_counted: tuple[FanLine, ...] = ()
     minimum_total: int = 0
     shape: str = ""
-    decomposition: str = ""
+    split: Decomposition | None = field(default=None, repr=False)
     error: str | None = None
     code: ScoreError | None = None
+
+    @property
+    def decomposition(self) -> str:
+        """The chosen split in tile notation (``""`` when not complete)."""
+        return "" if self.split is None else self.split.text
 
     def fan_ids(self) -> dict[str, int]:
         """``{fan id: count}`` of the counted fans."""
@@ -332,7 +336,7 @@ def _result(ruleset: RuleSet, cand: _Candidate) -> ScoreResult:
         not_counted=tuple(skipped),
         minimum_total=minimum,
         shape=_SHAPE_NAME[ctx.shape],
-        decomposition=ctx.decomposition.text,
+        split=ctx.decomposition,
         error=error,
         code=None if error is None else ScoreError.BELOW_MINIMUM,
     )
