@@ -41,9 +41,29 @@ def _go(request: HttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
+def _say(request: HttpRequest, message: str) -> None:
+    """Flash ``message`` unless the page's sanction banner says it already
+    (a suspended player reads the reason once, not once per click)."""
+    from moderation.restrictions import player_notice
+
+    user_id = request.user.pk if request.user.is_authenticated else None
+    if message != player_notice(user_id=user_id):
+        messages.error(request, message)
+
+
+def _seat_block(request: HttpRequest) -> str | None:
+    """Why the signed-in player may not sit at a table now, or None: the
+    lobby's play buttons are disabled with it (moderation)."""
+    from moderation.restrictions import seat_refusal
+
+    if not request.user.is_authenticated:
+        return None
+    return seat_refusal(user_id=request.user.pk)
+
+
 def _refuse(request: HttpRequest, exc: Exception, back: str) -> HttpResponse:
     """Show a service refusal: a flash message and back to ``back``."""
-    messages.error(request, str(exc))
+    _say(request, str(exc))
     return _go(request, back)
 
 
@@ -79,6 +99,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "current": current,
             "queue": selectors.queue_state(request.user),
             "beat": settings.MAHJONG_PRESENCE_BEAT,
+            "seat_block": _seat_block(request),
             "bot_levels": [(k, str(v)) for k, v in BOT_LEVELS if k in LEVELS],
         },
     )
@@ -100,6 +121,7 @@ def lobby_rooms(request: HttpRequest) -> HttpResponse:
             "rooms": rooms,
             "groups": selectors.lobby_groups(rooms),
             "balance": balance,
+            "seat_block": _seat_block(request),
             "bot_levels": [(k, str(v)) for k, v in BOT_LEVELS if k in LEVELS],
         },
     )
@@ -194,7 +216,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 
     refusal = account_refusal(user_id=request.user.pk)
     if refusal:  # suspended or banned: not at a table (moderation)
-        messages.error(request, refusal)
+        _say(request, refusal)
         return redirect(reverse("games:lobby"))
     context: dict[str, Any] = presenters.seat_context(t, seat, user=request.user)
     context["beat_ms"] = int(settings.MAHJONG_PRESENCE_BEAT * 1000)

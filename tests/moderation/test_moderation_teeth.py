@@ -119,3 +119,30 @@ def test_a_muted_player_cannot_change_their_nickname(client, alice):
     assert "禁言" in page.content.decode()
     alice.profile.refresh_from_db()
     assert alice.profile.nickname == "alice"
+
+
+def test_a_suspended_player_reads_the_reason_once_and_the_buttons_are_off(
+    client, alice, room
+):
+    """Tester's fault (issue 14): every click added the same flash message
+    under the banner, and the lobby's buttons stayed enabled."""
+    import re
+
+    table = play_bot(alice, room, "easy")
+    _suspend(alice)
+    client.force_login(alice)
+    page = client.get(reverse("games:lobby")).content.decode()
+    for hook in ("quick-match", "play-bot", "friend-room"):
+        buttons = re.findall(rf'<button[^>]*data-testid="{hook}"[^>]*>', page)
+        assert buttons and all(" disabled" in b for b in buttons), hook
+        assert all('aria-describedby="restriction-banner"' in b for b in buttons)
+        assert all("使用外挂" in b for b in buttons)  # the reason, as the title
+    rooms = client.get(reverse("games:lobby_rooms")).content.decode()
+    assert re.search(r'data-testid="quick-match"[^>]* disabled', rooms)
+    # a stale page's click, the table page: the banner is the one message
+    for _ in range(3):
+        client.post(reverse("games:quick_match", args=[room.pk]))
+    client.get(reverse("games:table", args=[table.pk]))
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert page.count('data-testid="restriction"') == 1
+    assert "flash-error" not in page
