@@ -4,20 +4,30 @@ Usage::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/mahjong_bench \\
         python benchmarks/bench_recalc.py [--players 100000] [--hands 1000000]
+        [--reuse] [--fill-only] [--serial]
 
-The database is emptied and migrated, then filled with set-based SQL
+The database is migrated, emptied and filled with set-based SQL
 (``generate_series``): ``--players`` players with their starting grants, and
 ``--hands`` settled hands (two ``HandSeat`` rows each, their ledger entries)
 spread over the last 90 days, with a mix of rule sets, wins, 自摸, 流局
 and practice hands.  The counters (``PlayerStats``) are left empty, so the
-first run rebuilds every one of them.  Then it times:
+first run rebuilds every one of them.  The fill takes many minutes:
+``--fill-only`` stops after it, ``--reuse`` skips it and runs on what an
+earlier fill left (the hands, ledger and profiles; counters and snapshots
+are emptied so the runs start alike).  Then it times:
 
-1. the first run (inserts every counter row, writes every snapshot);
-2. a second run (idempotence: nothing corrected, same snapshot);
-3. a run after corrupting 1,000 counters and 100 balances (all repaired).
+1. ``first``: every counter row inserted, every snapshot row written;
+2. ``second``: idempotence, nothing corrected, no snapshot row written;
+3. ``after_corruption``: 1,000 counters and 100 balances corrupted, repaired;
+4. ``next_day``: the nightly case, the next date's snapshot written whole.
 
-Prints one JSON line per run and the table sizes.  The target: under 60 s
-on this 2-core machine for 1,000,000 hands and 100,000 players.
+Prints one JSON line per run: wall seconds per step (``seconds``: check,
+repair, snapshots) and in all, rows changed, the CPU seconds of the
+PostgreSQL backend and of this process, and the load average (1 min)
+before and after, since other work on the machine stretches wall time.
+``--serial`` turns off parallel query, so the backend's CPU time is all
+the database's.  The target: under 60 s on this 2-core machine for
+1,000,000 hands and 100,000 players.
 """
 
 from __future__ import annotations
@@ -73,8 +83,8 @@ def fill(players: int, hands: int) -> dict[str, float]:
         )
         cur.execute(
             "INSERT INTO games_table (room_id, kind, status, bot_level, seq,"
-            " continue_votes, away_since, created, updated)"
-            " SELECT id, 'quick', 'closed', '', 0, '[]', '[]', now(), now()"
+            " continue_votes, away_since, closed_reason, created, updated)"
+            " SELECT id, 'quick', 'closed', '', 0, '[]', '[]', '', now(), now()"
             " FROM games_room WHERE name = 'bench' RETURNING id"
         )
         (table_id,) = cur.fetchone()
@@ -101,9 +111,9 @@ def fill(players: int, hands: int) -> dict[str, float]:
         cur.execute(
             "INSERT INTO games_handrecord (id, table_id, number, seat0_id, seat1_id,"
             " ruleset, stake, practice, commitment, seed, secret_seed, status, settled,"
-            " started, ended)"
+            " started, ended, public)"
             " SELECT id, %s, 1, a, b, ruleset, 10, practice, 'c', 's', 's', 'ended',"
-            " true, ended, ended FROM h",
+            " true, ended, ended, false FROM h",
             [table_id],
         )
         cur.execute("SELECT setval('games_handrecord_id_seq', %s)", [hands])
@@ -192,36 +202,159 @@ def corrupt() -> None:
         )
 
 
+def backend_cpu() -> float:
+    """CPU seconds (user + system) of this connection's PostgreSQL backend so far."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        (pid,) = cur.fetchone()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # the server on another machine
+        return float("nan")
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def reset_derived() -> None:
+    """Empty the counters and snapshots, as a fresh fill leaves them."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("TRUNCATE leaderboard_playerstats, leaderboard_boardsnapshot")
+
+
+class StatementCpu:
+    """Django execute wrapper: the backend's CPU and wall seconds per statement."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[float]] = {}
+
+    def __call__(self, execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        cpu, t0 = _cpu_of(self.pid), time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            key = " ".join(sql.split())[:90]
+            row = self.rows.setdefault(key, [0.0, 0.0, 0])
+            row[0] += _cpu_of(self.pid) - cpu
+            row[1] += time.perf_counter() - t0
+            row[2] += 1
+
+    def top(self, n: int = 12) -> list[dict[str, object]]:
+        rows = sorted(self.rows.items(), key=lambda kv: -kv[1][0])[:n]
+        return [
+            {"cpu": round(c, 2), "wall": round(w, 2), "times": k, "sql": sql}
+            for sql, (c, w, k) in rows
+        ]
+
+
+def _cpu_of(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(label: str, day: object, *, profile: bool = False) -> None:
+    from django.db import connection
+
+    from leaderboard.recalc import recalc_ranks
+
+    load = os.getloadavg()[0]
+    cpu, mine, t0 = backend_cpu(), time.process_time(), time.perf_counter()
+    if profile:
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_backend_pid()")
+            (pid,) = cur.fetchone()
+        spy = StatementCpu()
+        spy.pid = pid  # type: ignore[attr-defined]
+        with connection.execute_wrapper(spy):
+            report = recalc_ranks(day=day)  # type: ignore[arg-type]
+        print(json.dumps({"run": label, "statements_by_cpu": spy.top()}), flush=True)
+    else:
+        report = recalc_ranks(day=day)  # type: ignore[arg-type]
+    seconds = time.perf_counter() - t0
+    cpu, mine = backend_cpu() - cpu, time.process_time() - mine
+    print(
+        json.dumps(
+            {
+                "run": label,
+                "total_seconds": round(seconds, 1),
+                "target_seconds": 60,
+                "postgres_cpu_seconds": round(cpu, 1),
+                "python_cpu_seconds": round(mine, 1),
+                "load_before": round(load, 2),
+                "load_after": round(os.getloadavg()[0], 2),
+                **report.to_json(),
+            }
+        ),
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--hands", type=int, default=1_000_000)
-    parser.add_argument("--batch", type=int, default=5000)
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the hands of an earlier fill (counters and snapshots emptied)",
+    )
+    parser.add_argument(
+        "--fill-only", action="store_true", help="fill the database and stop"
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also print the statements that took the most backend CPU",
+    )
+    parser.add_argument(
+        "--runs",
+        default="first,second,after_corruption,next_day",
+        help="which runs, comma-separated",
+    )
+    parser.add_argument(
+        "--serial",
+        action="store_true",
+        help="no parallel query (the backend's CPU time is then all the work)",
+    )
     args = parser.parse_args()
     import django
 
     django.setup()
+    from datetime import timedelta
+
     from django.conf import settings
     from django.core.management import call_command
+    from django.db import connection
 
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         sys.exit("set DATABASE_URL to a PostgreSQL database (it is emptied)")
     call_command("migrate", verbosity=0)
     from leaderboard.periods import local_today
-    from leaderboard.recalc import recalc_ranks
 
-    print(json.dumps({**fill(args.players, args.hands), **sizes()}), flush=True)
+    if not args.reuse:
+        filled: dict[str, object] = fill(args.players, args.hands)
+    else:
+        filled = {"reused": True}
+        if args.runs.startswith("first"):
+            reset_derived()
+    print(json.dumps({**filled, **sizes()}), flush=True)
+    if args.fill_only:
+        return
+    if args.serial:
+        with connection.cursor() as cur:
+            cur.execute("SET max_parallel_workers_per_gather = 0")
     day = local_today()
-    for label in ("first", "second", "after_corruption"):
-        if label == "after_corruption":
+    for run in args.runs.split(","):
+        if run == "after_corruption":
             corrupt()
-        t0 = time.perf_counter()
-        report = recalc_ranks(day=day, batch=args.batch)
-        seconds = round(time.perf_counter() - t0, 1)
-        print(
-            json.dumps({"run": label, "seconds": seconds, **report.to_json()}),
-            flush=True,
-        )
+        when = day + timedelta(days=1) if run == "next_day" else day
+        timed(run, when, profile=args.profile)
     print(json.dumps(sizes()), flush=True)
 
 

@@ -41,8 +41,18 @@ class PlayerStatsAdmin(admin.ModelAdmin):
 class BoardSnapshotAdmin(admin.ModelAdmin):
     """The nightly snapshots (read-only: the recalculation writes them)."""
 
-    list_display = ["date", "board", "period", "ruleset", "rank", "user", "value"]
-    list_filter = ["board", "period", "ruleset", "date"]
+    list_display = [
+        "date",
+        "period",
+        "ruleset",
+        "user",
+        "points_rank",
+        "coins_rank",
+        "rating_rank",
+        "winrate_rank",
+        "maxfan_rank",
+    ]
+    list_filter = ["period", "ruleset", "date"]
     search_fields = ["=user__username", "user__profile__nickname"]
     list_select_related = ["user"]
     date_hierarchy = "date"

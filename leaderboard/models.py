@@ -102,18 +102,25 @@ class PlayerStats(models.Model):
         return self.fan_sum / self.wins if self.wins else None
 
 
+BOARD_KINDS = ("points", "coins", "rating", "winrate", "maxfan")
+"""The five boards (``leaderboard.selectors.BOARDS``); each has a rank and a
+value column in :class:`BoardSnapshot`."""
+
+
 class BoardSnapshot(models.Model):
-    """One player's place on one board on one date (the nightly snapshot).
+    """Where one player stood on every board of one period and rule set, on one date.
 
     Written by the nightly recalculation (``leaderboard.recalc``): for date
-    ``date``, every board (``board`` × ``period`` × ``ruleset``, ``""`` =
-    all rule sets) as it stood at the end of that day.  The live boards
-    compare with the latest snapshot before today to show rank movement
-    (▲3 / ▼1 / new).  A rerun for the same date replaces that date's rows.
+    ``date``, the boards of ``period`` × ``ruleset`` (``""`` = all rule sets)
+    as they stood at the end of that day.  One row per player on any of the
+    five boards, with ``<board>_rank`` / ``<board>_value`` per board (None:
+    not on that board) — a fifth of the rows one row per board would take.
+    The live boards compare with the latest snapshot before today to show
+    rank movement (▲3 / ▼1 / new).  A rerun for the same date leaves the
+    same rows.
     """
 
     date = models.DateField(_("日期"))
-    board = models.CharField(_("榜单"), max_length=8)
     period = models.CharField(_("周期"), max_length=8)
     ruleset = models.CharField(
         _("规则"),
@@ -128,26 +135,27 @@ class BoardSnapshot(models.Model):
         related_name="+",
         verbose_name=_("玩家"),
     )
-    rank = models.PositiveIntegerField(_("名次"))
-    value = models.FloatField(_("数值"))
+    points_rank = models.PositiveIntegerField(_("实力积分名次"), null=True)
+    points_value = models.FloatField(_("实力积分"), null=True)
+    coins_rank = models.PositiveIntegerField(_("游戏币名次"), null=True)
+    coins_value = models.FloatField(_("游戏币"), null=True)
+    rating_rank = models.PositiveIntegerField(_("等级分名次"), null=True)
+    rating_value = models.FloatField(_("等级分"), null=True)
+    winrate_rank = models.PositiveIntegerField(_("胜率名次"), null=True)
+    winrate_value = models.FloatField(_("胜率"), null=True)
+    maxfan_rank = models.PositiveIntegerField(_("最大番名次"), null=True)
+    maxfan_value = models.FloatField(_("最大番"), null=True)
 
     class Meta:
         verbose_name = _("榜单快照")
         verbose_name_plural = _("榜单快照")
         constraints = [
+            # also the lookup index: a board's latest date, a page's players
             models.UniqueConstraint(
-                fields=["date", "board", "period", "ruleset", "user"],
-                name="unique_snapshot_row",
-            )
-        ]
-        indexes = [
-            models.Index(
-                fields=["board", "period", "ruleset", "date", "user"],
-                name="snapshot_lookup",
+                fields=["period", "ruleset", "date", "user"],
+                name="unique_board_snapshot",
             )
         ]
 
     def __str__(self) -> str:
-        return (
-            f"{self.date} {self.board}/{self.period}/{self.ruleset or '*'} #{self.rank}"
-        )
+        return f"{self.date} {self.period}/{self.ruleset or '*'} {self.user_id}"

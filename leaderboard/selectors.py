@@ -36,6 +36,7 @@ from django.db.models import (
     Count,
     Exists,
     F,
+    FilteredRelation,
     FloatField,
     IntegerField,
     Max,
@@ -46,18 +47,20 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.expressions import Expression
 from django.db.models.functions import Cast, Coalesce
+from django.db.models.lookups import GreaterThan, GreaterThanOrEqual
 
 from accounts.models import Level, Profile, User
 from accounts.selectors import level_scheme_active
 from games.models import COUNTED, HandSeat
 
 from .eligibility import board_eligible
-from .models import OVERALL, BoardSnapshot, PlayerStats
+from .models import BOARD_KINDS, OVERALL, BoardSnapshot, PlayerStats
 from .periods import PERIODS, local_today, period_range
 from .rating import PROVISIONAL_DEVIATION
 
-BOARDS = ("points", "coins", "rating", "winrate", "maxfan")
+BOARDS = BOARD_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,25 +95,39 @@ def board_key(
     return key
 
 
+_Cond = Q | Expression | None
+"""A board's condition: a filter on the row (all time) or on its aggregates
+(periods); None when every active player is on it."""
+
+
+def _stats_rows(ruleset: str) -> QuerySet[PlayerStats]:
+    return PlayerStats.objects.filter(board_eligible(), ruleset=ruleset, hands__gt=0)
+
+
+def _stats_value(board: str, ruleset: str, prefix: str = "") -> tuple[_Cond, Any]:
+    """All-time board ``board``: (who is on it, the value it sorts by).
+
+    ``prefix`` is a lookup path to the PlayerStats row (rating only).
+    """
+    overall = ruleset == OVERALL
+    if board == "points":
+        return None, F("user__profile__rating_points") if overall else F("points")
+    if board == "coins":
+        return None, F("user__profile__coins") if overall else F("coins")
+    if board == "rating":
+        return Q(**{f"{prefix}deviation__lt": PROVISIONAL_DEVIATION}), F(
+            f"{prefix}rating"
+        )
+    if board == "winrate":
+        return Q(hands__gte=settings.MAHJONG_BOARD_MIN_HANDS), F("win_rate")
+    return Q(max_fan__gt=0), F("max_fan")
+
+
 def _stats_board(key: BoardKey) -> QuerySet[Any]:
-    rows = PlayerStats.objects.filter(
-        board_eligible(), ruleset=key.ruleset, hands__gt=0
-    )
-    overall = key.ruleset == OVERALL
-    value: Any
-    if key.board == "points":
-        value = F("user__profile__rating_points") if overall else F("points")
-    elif key.board == "coins":
-        value = F("user__profile__coins") if overall else F("coins")
-    elif key.board == "rating":
-        rows = rows.filter(deviation__lt=PROVISIONAL_DEVIATION)
-        value = F("rating")
-    elif key.board == "winrate":
-        rows = rows.filter(hands__gte=settings.MAHJONG_BOARD_MIN_HANDS)
-        value = F("win_rate")
-    else:
-        rows = rows.filter(max_fan__gt=0)
-        value = F("max_fan")
+    cond, value = _stats_value(key.board, key.ruleset)
+    rows = _stats_rows(key.ruleset)
+    if cond is not None:
+        rows = rows.filter(cond)
     return rows.values("user_id", "hands", "wins", "deviation").annotate(
         value=Cast(value, FloatField())
     )
@@ -127,6 +144,46 @@ def _hands_in(key: BoardKey, day: date) -> QuerySet[HandSeat]:
     return seats
 
 
+def _period_seats(key: BoardKey, day: date) -> QuerySet[HandSeat]:
+    """The period's hands of eligible players."""
+    # eligibility as a semi-join on the players, so the aggregate groups by
+    # user id alone (no join per hand row)
+    eligible = User.objects.filter(board_eligible(prefix="")).values("pk")
+    return _hands_in(key, day).filter(user_id__in=eligible)
+
+
+def _per_player(seats: QuerySet[HandSeat]) -> QuerySet[Any]:
+    return seats.values("user_id").annotate(
+        hands=Count("id"),
+        wins=Sum(Cast("won", IntegerField())),
+        deviation=Value(None, FloatField()),
+    )
+
+
+def _period_value(board: str) -> tuple[_Cond, Any]:
+    """Period board ``board`` (not rating): (who is on it, the value), both
+    over the aggregates of :func:`_period_rows`."""
+    big = BigIntegerField()
+    if board == "points":
+        kept = Case(
+            When(reversed=True, then=Value(0)), default=F("points"), output_field=big
+        )
+        return None, Cast(Sum(kept), FloatField())
+    if board == "coins":
+        kept = Case(
+            When(reversed=True, then=Value(0)), default=F("coins"), output_field=big
+        )
+        return None, Cast(Sum(kept), FloatField())
+    if board == "winrate":
+        wins = Sum(Cast("won", IntegerField()))
+        return (
+            GreaterThanOrEqual(Count("id"), settings.MAHJONG_BOARD_MIN_HANDS),
+            Cast(wins, FloatField()) / Cast(Count("id"), FloatField()),
+        )
+    value = Cast(Coalesce(Max("fan", filter=Q(won=True)), 0), FloatField())
+    return GreaterThan(value, 0), value
+
+
 def _period_board(key: BoardKey, day: date) -> QuerySet[Any]:
     if key.board == "rating":
         active = _hands_in(key, day).filter(user_id=OuterRef("user_id"))
@@ -135,34 +192,45 @@ def _period_board(key: BoardKey, day: date) -> QuerySet[Any]:
             .filter(Exists(active))
             .order_by()
         )
-    # eligibility as a semi-join on the players, so the aggregate groups by
-    # user id alone (no join per hand row)
-    eligible = User.objects.filter(board_eligible(prefix="")).values("pk")
-    seats = _hands_in(key, day).filter(user_id__in=eligible)
-    big = BigIntegerField()
-    kept = Case(
-        When(reversed=True, then=Value(0)), default=F("points"), output_field=big
+    cond, value = _period_value(key.board)
+    rows = _per_player(_period_seats(key, day)).annotate(value=value)
+    return rows if cond is None else rows.filter(cond)
+
+
+def _on_board(cond: _Cond, value: Any) -> Any:
+    value = Cast(value, FloatField())
+    return value if cond is None else Case(When(cond, then=value), default=None)
+
+
+def board_values(*, period: str, ruleset: str, day: date) -> QuerySet[Any]:
+    """Every board of ``period`` and ``ruleset`` at once, one row per player.
+
+    Dicts with ``user_id`` and, per board, ``v_points``, ``v_coins``,
+    ``v_rating``, ``v_winrate``, ``v_maxfan``: the value that board sorts
+    the player by (a float), or None when the player is not on it.  The
+    same conditions and values as :func:`board_queryset` (each defined once
+    above), so ranking the rows of one column by ``value DESC, user_id``
+    gives that board; the nightly snapshot does that
+    (``leaderboard.recalc``).  Unordered.
+    """
+    if period == "all":
+        rows = _stats_rows(ruleset).values("user_id")
+        return rows.annotate(
+            **{f"v_{b}": _on_board(*_stats_value(b, ruleset)) for b in BOARDS}
+        ).order_by()
+    # the rating board of a period: the all-time rating rows of the players
+    # active in it, joined per hand row (one PlayerStats row per player and
+    # rule set) and taken with MAX, so the query groups by player alone
+    seats = _period_seats(BoardKey("rating", period, ruleset), day).alias(
+        rated=FilteredRelation("user__stats", condition=Q(user__stats__ruleset=ruleset))
     )
-    kept_coins = Case(
-        When(reversed=True, then=Value(0)), default=F("coins"), output_field=big
+    cond, rating = _stats_value("rating", ruleset, prefix="rated__")
+    on_board = Q(cond, rated__hands__gt=0)
+    rows = _per_player(seats).annotate(
+        **{f"v_{b}": _on_board(*_period_value(b)) for b in BOARDS if b != "rating"},
+        v_rating=Max(_on_board(on_board, rating)),
     )
-    wins = Sum(Cast("won", IntegerField()))
-    rows = seats.values("user_id").annotate(
-        hands=Count("id"), wins=wins, deviation=Value(None, FloatField())
-    )
-    if key.board == "points":
-        rows = rows.annotate(value=Cast(Sum(kept), FloatField()))
-    elif key.board == "coins":
-        rows = rows.annotate(value=Cast(Sum(kept_coins), FloatField()))
-    elif key.board == "winrate":
-        rows = rows.annotate(
-            value=Cast(wins, FloatField()) / Cast(Count("id"), FloatField())
-        ).filter(hands__gte=settings.MAHJONG_BOARD_MIN_HANDS)
-    else:
-        rows = rows.annotate(
-            value=Cast(Coalesce(Max("fan", filter=Q(won=True)), 0), FloatField())
-        ).filter(value__gt=0)
-    return rows
+    return rows.values("user_id", *(f"v_{b}" for b in BOARDS)).order_by()
 
 
 def board_queryset(*, key: BoardKey, day: date | None = None) -> QuerySet[Any]:
@@ -227,15 +295,38 @@ def _level(levels: list[Level], points: int) -> Level | None:
 
 
 def _baseline(key: BoardKey, today: date) -> date | None:
+    """The latest snapshot date before ``today`` with rows on board ``key``."""
     latest = (
         BoardSnapshot.objects.filter(
-            board=key.board, period=key.period, ruleset=key.ruleset, date__lt=today
+            period=key.period,
+            ruleset=key.ruleset,
+            date__lt=today,
+            **{f"{key.board}_rank__isnull": False},
         )
         .order_by("-date")
         .values_list("date", flat=True)
         .first()
     )
     return latest
+
+
+def snapshot_ranks(
+    *, key: BoardKey, day: date, user_ids: list[int] | None = None
+) -> dict[int, int]:
+    """Board ``key`` as the nightly snapshot of ``day`` stored it: user id → rank.
+
+    ``user_ids`` limits it to those players (the rows of a page).  Empty when
+    there is no snapshot of that date.
+    """
+    rows = BoardSnapshot.objects.filter(
+        period=key.period,
+        ruleset=key.ruleset,
+        date=day,
+        **{f"{key.board}_rank__isnull": False},
+    )
+    if user_ids is not None:
+        rows = rows.filter(user_id__in=user_ids)
+    return dict(rows.values_list("user_id", f"{key.board}_rank"))
 
 
 def _rank_of(rows: QuerySet[Any], user_id: int) -> tuple[int, dict[str, Any]] | None:
@@ -271,15 +362,7 @@ def board_page(
     ids = [r["user_id"] for r in found] + ([user_id] if mine else [])
     before: dict[int, int] = {}
     if baseline is not None and ids:
-        before = dict(
-            BoardSnapshot.objects.filter(
-                board=key.board,
-                period=key.period,
-                ruleset=key.ruleset,
-                date=baseline,
-                user_id__in=ids,
-            ).values_list("user_id", "rank")
-        )
+        before = snapshot_ranks(key=key, day=baseline, user_ids=ids)
     levels = _levels()
     names = {
         uid: (nickname, points)

@@ -111,7 +111,7 @@ def stats_reverse_hand(*, seats: Sequence[HandSeat]) -> None:
     A reversed hand counts nowhere but in the rating (``games.models.COUNTED``):
     its players' counters — hands, wins, 自摸, 放炮, 流局, points, coins, fan
     sum and 最大番 — are rebuilt from their hand rows by the nightly job's own
-    statements (``leaderboard.recalc.repair_batch``, one player at a time),
+    statements (``leaderboard.recalc.repair_players``),
     so the biggest hand is right too.  Call with the profiles locked, after
     the rows are marked ``reversed``.
     """
@@ -126,7 +126,6 @@ def stats_restore_hand(*, seats: Sequence[HandSeat]) -> None:
 
 
 def _refresh(user_ids: Sequence[int]) -> None:
-    from .recalc import repair_batch
+    from .recalc import repair_players
 
-    for user_id in user_ids:
-        repair_batch(user_id, user_id)
+    repair_players(user_ids=user_ids)

@@ -33,9 +33,16 @@ from accounts.models import Profile
 from accounts.selectors import ledger_drift, level_for_points
 from accounts.services import bot_account
 from games.models import HandSeat
+from games.services.settlement import hand_reverse
 from leaderboard.models import BoardSnapshot, PlayerStats
-from leaderboard.recalc import recalc_ranks
-from leaderboard.selectors import BoardKey, board_page, board_queryset
+from leaderboard.recalc import SNAPSHOT_COLUMNS, board_keys, recalc_ranks
+from leaderboard.selectors import (
+    BOARDS,
+    BoardKey,
+    board_page,
+    board_queryset,
+    snapshot_ranks,
+)
 from tests.games.conftest import make_player
 from tests.leaderboard.factory import hand
 
@@ -110,12 +117,9 @@ def test_rank_movement_compares_with_the_last_nightly_snapshot(history):
     a, b, c = history
     report = recalc_ranks(day=DAY1)
     assert report.corrected == 0 and report.snapshot_rows > 0
-    snap = dict(
-        BoardSnapshot.objects.filter(
-            date=DAY1, board="points", period="all", ruleset=""
-        ).values_list("user__username", "rank")
-    )
-    assert snap == {"C": 1, "A": 2, "B": 3}
+    names = dict(Profile.objects.values_list("user_id", "user__username"))
+    snap = snapshot_ranks(key=BoardKey("points", "all"), day=DAY1)
+    assert {names[u]: r for u, r in snap.items()} == {"C": 1, "A": 2, "B": 3}
     _day2(a, b)
     page = board_page(
         key=BoardKey("points", "all"), page_number=1, per_page=2, user_id=a.pk, day=DAY2
@@ -143,43 +147,65 @@ def test_a_second_run_changes_nothing_and_writes_the_same_snapshot(history):
     a, b, _c = history
     _day2(a, b)
     first = recalc_ranks(day=DAY2)
-    rows = sorted(
-        BoardSnapshot.objects.filter(date=DAY2).values_list(
-            "board", "period", "ruleset", "user_id", "rank", "value"
-        )
-    )
+    columns = ["period", "ruleset", "user_id", *SNAPSHOT_COLUMNS]
+    rows = sorted(BoardSnapshot.objects.filter(date=DAY2).values_list(*columns))
+    ids = set(BoardSnapshot.objects.values_list("id", flat=True))
     second = recalc_ranks(day=DAY2)
     assert second.corrected == 0 and first.corrected == 0
+    assert second.drifted_players == 0
     assert second.snapshot_rows == first.snapshot_rows == len(rows)
-    again = sorted(
-        BoardSnapshot.objects.filter(date=DAY2).values_list(
-            "board", "period", "ruleset", "user_id", "rank", "value"
-        )
-    )
+    assert first.snapshot_written == len(rows) and first.snapshot_removed == 0
+    # the second run finds every row as it would write it: nothing written
+    assert second.snapshot_written == second.snapshot_removed == 0
+    assert set(BoardSnapshot.objects.values_list("id", flat=True)) == ids
+    again = sorted(BoardSnapshot.objects.filter(date=DAY2).values_list(*columns))
     assert again == rows
+    # a hand after the snapshot: a rerun rewrites only the rows that moved
+    hand(b, a, ended=NOON2, winner=0, fan=88)
+    third = recalc_ranks(day=DAY2)
+    assert third.corrected == 0
+    assert 0 < third.snapshot_removed <= third.snapshot_written < len(rows)
+    assert BoardSnapshot.objects.filter(date=DAY2).count() == third.snapshot_rows
 
 
-def test_the_snapshot_ranks_exactly_as_the_live_board(history):
-    a, b, _c = history
+def test_the_snapshot_ranks_exactly_as_the_live_board(history, settings):
+    """Every one of the 140 boards, on a history with a reversed hand, a
+    provisional and a settled rating, ties and a player below the minimum."""
+    settings.MAHJONG_BOARD_MIN_HANDS = 3
+    a, b, c = history
     _day2(a, b)
-    recalc_ranks(day=DAY2)
-    for key in (
-        BoardKey("points", "all"),
-        BoardKey("winrate", "all"),
-        BoardKey("coins", "day"),
-        BoardKey("maxfan", "week"),
-        BoardKey("points", "month", "mcr"),
-    ):
+    d = make_player("D")
+    for _ in range(3):
+        hand(d, c, ended=NOON2, winner=1, fan=8, ruleset="jj")
+    # D's rating is settled (σ below the provisional line), the others' are not
+    PlayerStats.objects.filter(user=d).update(deviation=80)
+    HandSeat.objects.filter(user=d).update(
+        deviation_after=80, ruleset_deviation_after=80
+    )
+    (mcr,) = HandSeat.objects.filter(user=b, ruleset="mcr").values_list(
+        "hand_id", flat=True
+    )
+    assert hand_reverse(hand_id=mcr, reason="test", by=None) > 0
+    assert recalc_ranks(day=DAY2).corrected == 0
+    seen = set()
+    for key in board_keys():
         live = [(r["user_id"], r["value"]) for r in board_queryset(key=key, day=DAY2)]
         snap = list(
             BoardSnapshot.objects.filter(
-                date=DAY2, board=key.board, period=key.period, ruleset=key.ruleset
+                date=DAY2,
+                period=key.period,
+                ruleset=key.ruleset,
+                **{f"{key.board}_rank__isnull": False},
             )
-            .order_by("rank")
-            .values_list("user_id", "value")
+            .order_by(f"{key.board}_rank")
+            .values_list("user_id", f"{key.board}_value")
         )
         assert snap == live, key
-        assert live
+        ranks = snapshot_ranks(key=key, day=DAY2)
+        assert sorted(ranks.values()) == list(range(1, len(live) + 1)), key
+        if live:
+            seen.add(key.board)
+    assert seen == set(BOARDS)
 
 
 def test_drifted_counters_balances_and_points_are_repaired(history):

@@ -122,8 +122,8 @@ def test_beat_and_a_worker_run_the_recalculation(tmp_path):
     assert "leaderboard.recalc_ranks" in text["worker"], text["worker"]
     ranks = dict(
         BoardSnapshot.objects.filter(
-            date="2026-03-02", board="points", period="day", ruleset=""
-        ).values_list("user__username", "rank")
+            date="2026-03-02", period="day", ruleset=""
+        ).values_list("user__username", "points_rank")
     )
     assert ranks == {"beat-a": 1, "beat-b": 2}
     assert "succeeded" in text["worker"], text["worker"]
