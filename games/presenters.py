@@ -611,6 +611,9 @@ def _settlement(
                 if table.settle_deadline
                 else None
             ),
+            # the whole countdown (ms), so a reload shows the bar where it
+            # is instead of full again (games.services.settlement)
+            "countdown_total": _settle_ms(record),
             "continue_voted": {"me": seat in votes, "opponent": other in votes},
             "closed": (
                 {
@@ -625,6 +628,19 @@ def _settlement(
         }
     )
     return out
+
+
+def _settle_ms(record: HandRecord) -> int:
+    """The settlement countdown's whole length in ms (as ``_begin_settling``)."""
+    from django.conf import settings
+
+    from games.rules.rulesets import get as get_ruleset
+
+    seconds = (
+        settings.MAHJONG_SETTLEMENT_SECONDS
+        or get_ruleset(record.ruleset).timers.settlement
+    )
+    return int(seconds * 1000)
 
 
 def _seat_notes(lines: list[Any], seat: int) -> list[Any]:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -384,9 +386,26 @@ def _obj(value: Any, what: str) -> dict[str, Any]:
     return value
 
 
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories refused in names (as in nicknames: accounts.nicknames)."""
+
+
 def _text(value: Any, what: str, limit: int) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+    """``value`` if it is a non-blank string of at most ``limit`` characters
+    without control or invisible characters; else the error says which."""
+    if not isinstance(value, str):
         raise _fail(_("文件格式不对：“%(what)s”应为文字。") % {"what": what})
+    if not value.strip():
+        raise _fail(_("文件格式不对：“%(what)s”不能为空。") % {"what": what})
+    if len(value) > limit:
+        raise _fail(
+            _("文件格式不对：“%(what)s”太长（%(n)s 个字，最多 %(max)s 个）。")
+            % {"what": what, "n": len(value), "max": limit}
+        )
+    if any(unicodedata.category(ch) in _INVISIBLE for ch in value):
+        raise _fail(
+            _("文件格式不对：“%(what)s”含有控制字符或不可见字符。") % {"what": what}
+        )
     return value
 
 
@@ -495,7 +514,9 @@ def parse_hand_file(raw: bytes | str) -> HandFile:
         raise _fail(_("未知的规则：%(name)s") % {"name": str(name)[:20]})
     stake = rs.get("stake", 1)
     if isinstance(stake, bool) or not isinstance(stake, int) or stake < 1:
-        raise _fail(_("文件格式不对：“%(what)s”应为文字。") % {"what": "stake"})
+        raise _fail(
+            _("文件格式不对：“%(what)s”应为正整数。") % {"what": "ruleset.stake"}
+        )
     players_raw = data.get("players")
     if not isinstance(players_raw, list) or len(players_raw) != 2:
         raise _fail(_("文件格式不对：应有两位玩家。"))
@@ -508,8 +529,11 @@ def parse_hand_file(raw: bytes | str) -> HandFile:
     fair = _obj(data.get("fairness"), "fairness")
     seed = _text(fair.get("seed"), "fairness.seed", 128)
     commitment = fair.get("commitment")
-    if not isinstance(commitment, str) or len(commitment) != 64:
-        raise _fail(_("文件格式不对：“%(what)s”应为文字。") % {"what": "commitment"})
+    if not isinstance(commitment, str) or not re.fullmatch(r"[0-9a-f]{64}", commitment):
+        raise _fail(
+            _("文件格式不对：“%(what)s”应为 64 位十六进制数字。")
+            % {"what": "fairness.commitment"}
+        )
     events_raw = data.get("events")
     if not isinstance(events_raw, list) or not events_raw:
         raise _fail(_("文件里没有牌局事件。"))

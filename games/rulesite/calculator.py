@@ -95,6 +95,8 @@ class CalcError:
     expected: tuple[int, ...] = ()
     position: int | None = None
     detail: str = ""
+    field: str = ""  # BAD_OPTION: the situation field (seat, round, first …)
+    problem: str = ""  # BAD_OPTION: what is wrong with it (OptionError.problem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,12 +313,32 @@ class Calculation:
         )
 
 
+class OptionError(ValueError):
+    """A situation field that cannot be used: ``field`` (the query parameter:
+    seat, round, first, bonus, wild), ``problem`` (what is wrong: ``notation``,
+    ``one_tile``, ``wind``, ``first``, ``not_in_ruleset``) and the tile it
+    names, if any; ``str()`` is the developer's English."""
+
+    def __init__(self, field: str, problem: str, message: str, tile: str = "") -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.problem = problem
+        self.tile = tile
+
+
+def _tiles_of(text: str, name: str) -> list[Tile]:
+    try:
+        return parse_tiles(text)
+    except NotationError as exc:
+        raise OptionError(name, "notation", str(exc)) from None
+
+
 def _one_tile(text: str, name: str) -> Tile | None:
     if not text:
         return None
-    tiles = parse_tiles(text)
+    tiles = _tiles_of(text, name)
     if len(tiles) != 1:
-        raise ValueError(f"{name}: one tile, got {len(tiles)}")
+        raise OptionError(name, "one_tile", f"one tile, got {len(tiles)}")
     return tiles[0]
 
 
@@ -326,17 +348,18 @@ def _situation(
     """The :class:`WinSituation` of the input, keeping only the rule set's fields.
 
     Raises:
-        ValueError: a wind, first-turn value, bonus or wild that cannot be read.
+        OptionError: a wind, first-turn value, bonus or wild that cannot be
+            read (a ValueError).
     """
     seat, rnd = (_one_tile(inp.seat, "seat"), _one_tile(inp.round, "round"))
     for w, name in ((seat, "seat"), (rnd, "round")):
         if w is None or str(w) not in _WINDS:
-            raise ValueError(f"{name}: a wind 1z–4z")
+            raise OptionError(name, "wind", "a wind 1z–4z")
     assert seat is not None and rnd is not None
     if inp.first and inp.first not in FIRST_TURN:
-        raise ValueError(f"first: one of {', '.join(FIRST_TURN)}")
+        raise OptionError("first", "first", f"one of {', '.join(FIRST_TURN)}")
     first = inp.first if inp.first in opts.first else ""
-    bonus = tuple(parse_tiles(inp.bonus)) if opts.bonus and inp.bonus else ()
+    bonus = tuple(_tiles_of(inp.bonus, "bonus")) if opts.bonus and inp.bonus else ()
     wild = _one_tile(inp.wild, "wild") if opts.wild else None
     kong = inp.kong and (opts.kong_draw if inp.self_drawn else opts.kong_rob)
     wall = inp.wall_last and (opts.wall_draw if inp.self_drawn else opts.wall_claim)
@@ -539,10 +562,21 @@ def calculate(
     try:
         wild = _one_tile(inp.wild, "wild") if opts.wild else None
         if wild is not None and wild not in rs.kinds:
-            raise ValueError(f"wild: {wild} is not in the rule set")
+            raise OptionError(
+                "wild", "not_in_ruleset", f"{wild} is not in the rule set", str(wild)
+            )
         _situation(inp, opts, rs, ALL_TILES[0], ())
-    except (ValueError, NotationError) as exc:
-        return fail(CalcError(ErrorCode.BAD_OPTION, detail=str(exc)), hand)
+    except OptionError as exc:
+        return fail(
+            CalcError(
+                ErrorCode.BAD_OPTION,
+                detail=str(exc),
+                field=exc.field,
+                problem=exc.problem,
+                tile=exc.tile,
+            ),
+            hand,
+        )
 
     tiles = list(hand.concealed)
     if hand.tile_count == 14:

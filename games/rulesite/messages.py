@@ -55,7 +55,7 @@ def explain(error: CalcError) -> str:
             "或 %(hi)s 张（算番，最后一张是和张）。"
         ) % {"n": error.count, "lo": lo, "hi": hi}
     if c is ErrorCode.BAD_OPTION:
-        return _("牌局情形填得不对：%(detail)s") % {"detail": error.detail}
+        return _("牌局情形填得不对：%(detail)s") % {"detail": _option_problem(error)}
     if c is ErrorCode.NOT_A_WIN:
         return _("这手牌没有和：凑不成这套规则允许的牌型。下面是打哪张牌最好。")
     if c is ErrorCode.BELOW_MINIMUM:
@@ -118,6 +118,34 @@ _ENGINE_REASONS = (
     ),
     ("cannot be in a claimed meld", gettext_noop("财神不能打出，也不能吃、碰、明杠。")),
 )
+
+
+def _option_problem(error: CalcError) -> str:
+    """What is wrong with a situation field, in words (from its codes)."""
+    field = {
+        "seat": _("门风"),
+        "round": _("圈风"),
+        "first": _("天胡/地胡/人胡"),
+        "bonus": _("加番牌"),
+        "wild": _("财神"),
+    }.get(error.field, error.field)
+    p = error.problem
+    if p == "wind":
+        return _("%(field)s要选东、南、西、北之一（1z–4z）。") % {"field": field}
+    if p == "first":
+        return _("%(field)s只能是天胡、地胡、人胡之一，或不选。") % {"field": field}
+    if p == "one_tile":
+        return _("%(field)s只能填一张牌。") % {"field": field}
+    if p == "not_in_ruleset":
+        return _("%(field)s%(tile)s不在这套规则的牌里。") % {
+            "field": field,
+            "tile": tile_name(error.tile),
+        }
+    if p == "notation":
+        return _(
+            "%(field)s的写法看不懂：牌写作 1-9 加 m（万）p（筒）s（条）z（字，1-7）。"
+        ) % {"field": field}
+    return _("%(field)s填得不对。") % {"field": field}
 
 
 def _engine_reason(detail: str) -> str:

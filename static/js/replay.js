@@ -21,7 +21,13 @@
   var speedSel = root.querySelector('[data-testid="replay-speed"]');
   var seatSel = root.querySelector('[data-testid="replay-decision-seat"]');
   var cache = {};
+  var inflight = {};
   var pending = 0;
+  /* The step the viewer is going to: it moves at once with every click or
+     key, while `step` is the one drawn.  Relative moves count from it, so fast
+     presses are never lost to a fetch still on its way; a fetch that is no
+     longer the latest is ignored. */
+  var target = step;
   var timer = null;
 
   root.querySelectorAll("[hidden]").forEach(function (el) {
@@ -35,15 +41,22 @@
 
   function load(n) {
     if (cache[n]) return Promise.resolve(cache[n]);
-    return fetch(url(n, true), { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+    if (inflight[n]) return inflight[n];
+    var p = fetch(url(n, true), { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
       .then(function (r) {
         if (!r.ok) throw new Error("HTTP " + r.status);
         return r.text();
       })
       .then(function (html) {
         cache[n] = html;
+        delete inflight[n];
         return html;
+      }, function (e) {
+        delete inflight[n];
+        throw e;
       });
+    inflight[n] = p;
+    return p;
   }
 
   function clamp(n) {
@@ -82,9 +95,11 @@
 
   function go(n) {
     n = clamp(n);
+    target = n;
     var token = ++pending;
+    root.setAttribute("data-target", String(n));
     return load(n).then(function (html) {
-      if (token !== pending) return;
+      if (token !== pending) return; // a later move superseded this one
       stage.innerHTML = html;
       step = n;
       refresh();
@@ -93,19 +108,19 @@
       } catch (e) { /* file:// or sandboxed */ }
       if (n < last) load(n + 1).catch(function () {});
     }).catch(function () {
-      window.location.href = url(n, false);
+      if (token === pending) window.location.href = url(n, false);
     });
   }
 
   function jumpDecision(dir) {
     var ds = decisionSteps();
-    var target = null;
+    var to = null;
     if (dir > 0) {
-      for (var i = 0; i < ds.length; i++) if (ds[i] > step) { target = ds[i]; break; }
+      for (var i = 0; i < ds.length; i++) if (ds[i] > target) { to = ds[i]; break; }
     } else {
-      for (var j = ds.length - 1; j >= 0; j--) if (ds[j] < step) { target = ds[j]; break; }
+      for (var j = ds.length - 1; j >= 0; j--) if (ds[j] < target) { to = ds[j]; break; }
     }
-    if (target !== null) go(target);
+    if (to !== null) go(to);
   }
 
   function stop() {
@@ -118,15 +133,15 @@
   }
 
   function tick() {
-    if (step >= last) { stop(); return; }
-    go(step + 1).then(function () {
+    if (target >= last) { stop(); return; }
+    go(target + 1).then(function () {
       if (timer !== null) timer = setTimeout(tick, parseInt(speedSel ? speedSel.value : "800", 10));
     });
   }
 
   function play() {
     if (timer) { stop(); return; }
-    if (step >= last) go(0);
+    if (target >= last) go(0);
     if (playBtn) {
       playBtn.textContent = playBtn.getAttribute("data-pause");
       playBtn.setAttribute("aria-pressed", "true");
@@ -142,8 +157,8 @@
       var what = link.getAttribute("data-go");
       if (what === "first") go(0);
       else if (what === "last") go(last);
-      else if (what === "prev") go(step - 1);
-      else if (what === "next") go(step + 1);
+      else if (what === "prev") go(target - 1);
+      else if (what === "next") go(target + 1);
       else if (what === "prev-decision") jumpDecision(-1);
       else if (what === "next-decision") jumpDecision(1);
       return;
@@ -181,7 +196,7 @@
       stop();
       var dir = key === "ArrowLeft" ? -1 : 1;
       if (ev.shiftKey) jumpDecision(dir);
-      else go(step + dir);
+      else go(target + dir);
     } else if (key === "Home") {
       ev.preventDefault(); stop(); go(0);
     } else if (key === "End") {

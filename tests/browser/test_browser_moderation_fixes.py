@@ -157,3 +157,51 @@ def test_the_english_header_shows_the_whole_leaderboard_link(live, browser, widt
     assert all(ok for _t, ok in fits), fits
     assert errors == []
     ctx.close()
+
+
+def test_a_report_being_written_survives_a_reload(live, browser):
+    """Tester's fault (issue 14): reloading while writing a report lost the
+    text and drew the settlement countdown from full again."""
+    live.create_players("writer", "other")
+    ctx_a, a, errors_a, ctx_b, b, errors_b = _pair(browser, live, "writer", "other")
+    for page in (a, b):  # 托管 plays the hand for both
+        page.keyboard.press("a")
+        page.wait_for_selector("[data-action=auto][aria-pressed=true]")
+    end = time.time() + 300
+    while time.time() < end and not settled(a):
+        a.wait_for_timeout(300)
+    assert settled(a)
+    a.locator("[data-testid=settlement] [data-testid=report]").click()
+    form = a.locator("[data-testid=settlement] [data-testid=report-form]")
+    form.locator("select[name=category]").select_option("stalling")
+    form.locator("textarea[name=text]").fill("一直拖到最后一秒才出牌")
+    a.wait_for_timeout(3000)  # some of the countdown goes by
+    a.reload()
+    a.wait_for_selector("#mj-conn.is-open")
+    form = a.locator("[data-testid=settlement] [data-testid=report-form]")
+    form.wait_for(state="visible")  # the form is open again, with the draft
+    assert form.locator("textarea[name=text]").input_value() == "一直拖到最后一秒才出牌"
+    assert form.locator("select[name=category]").input_value() == "stalling"
+    a.wait_for_function(
+        "() => document.querySelector('[data-testid=settle-countdown] .mj-timer-num')"
+        ".textContent === '举报中，倒计时已暂停'"
+    )
+    # the bar shows the time left of the whole countdown, not full again
+    fraction = a.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector("
+        "'[data-testid=settle-countdown] .mj-timer')).getPropertyValue('--p'))"
+    )
+    assert 0 < fraction < 0.985
+    form.locator("[data-testid=report-submit]").click()
+    a.wait_for_selector("[data-testid=report-done]")
+    a.reload()
+    a.wait_for_selector("#mj-conn.is-open")
+    assert (
+        a.evaluate(
+            "() => Object.keys(sessionStorage).filter(k => k.startsWith('mj-report'))"
+        )
+        == []
+    )
+    assert errors_a == [] and errors_b == []
+    for ctx in (ctx_a, ctx_b):
+        ctx.close()

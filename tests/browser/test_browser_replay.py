@@ -316,3 +316,31 @@ def test_the_costliest_decisions_fit_at_1280_in_english(browser, live, hands):
     assert heads.count("played → bot") == 2
     assert errors == []
     ctx.close()
+
+
+def test_fast_presses_and_clicks_are_not_lost(browser, live, hands):
+    """Issue 12 tester fault 6: go(step + 1) counted from the step drawn, so
+    presses made while a board was still loading were lost."""
+    ctx, page, errors = _page(browser, live, DESK)
+    login(page, live, "replayer")
+
+    def slow(route: Any) -> None:  # every board takes a while to arrive
+        page.wait_for_timeout(150)
+        route.continue_()
+
+    page.route(re.compile(r".*part=board.*"), slow)
+    page.goto(f"{live.url}/hands/{hands['pvp']}/?step=0")
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    _wait_step(page, 8)
+    for _ in range(5):
+        page.click('[data-testid="replay-next"]')
+    _wait_step(page, 13)
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    _wait_step(page, 10)
+    page.wait_for_timeout(600)  # nothing late overrides the last move
+    assert _step(page) == 10
+    assert "step=10" in page.url
+    assert errors == []
+    ctx.close()

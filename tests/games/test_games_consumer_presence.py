@@ -31,7 +31,7 @@ HOSTILE = [
 async def _open(comm) -> bool:
     """Whether the socket still answers (a ``sync`` gets a whole frame)."""
     await comm.send_to(text_data=json.dumps({"action": "sync"}))
-    frames = await drain(comm)
+    frames = await drain(comm, wait=1.5)
     return any('data-testid="my-hand"' in f for f in frames)
 
 
@@ -41,8 +41,8 @@ async def test_malformed_messages_get_a_toast_and_keep_the_socket(settings):
     ca, ok, _ = await ws(a, table.pk)
     cb, ok2, _ = await ws(b, table.pk)
     assert ok and ok2
-    await drain(ca)
-    await drain(cb)
+    await drain(ca, wait=2.0)
+    await drain(cb, wait=2.0)
     before, hand = await _state(table.pk)
     for text in HOSTILE:
         await ca.send_to(text_data=text)
@@ -58,7 +58,7 @@ async def test_malformed_messages_get_a_toast_and_keep_the_socket(settings):
     await ca.disconnect()
     t, _ = await _state(table.pk)
     assert t.away_since[0] is not None
-    frames = await drain(cb)
+    frames = await drain(cb, wait=1.5)
     assert any('data-testid="opponent-away"' in f for f in frames)
     await cb.disconnect()
 
@@ -68,7 +68,7 @@ async def test_an_unexpected_error_is_a_toast_not_a_closed_socket(monkeypatch):
 
     a, b, table = await _pair()
     ca, ok, _ = await ws(a, table.pk)
-    await drain(ca)
+    await drain(ca, wait=2.0)
 
     def boom(*args, **kwargs):
         raise RuntimeError("database went away")
@@ -87,17 +87,17 @@ async def test_sync_is_rate_limited_per_socket(settings):
     settings.MAHJONG_SYNC_RATE = 0.5
     a, b, table = await _pair()
     ca, ok, _ = await ws(a, table.pk)
-    await drain(ca)
+    await drain(ca, wait=2.0)
     for _ in range(10):
         await ca.send_to(text_data=json.dumps({"action": "sync"}))
-    msgs = await drain(ca, wait=0.6)
+    msgs = await drain(ca, wait=1.5)
     frames = [m for m in msgs if 'data-testid="my-hand"' in m]
     toasts = [m for m in msgs if m.startswith('<div id="toast"')]
     assert len(frames) == 3 and len(toasts) == 7
     assert _toast_text(toasts[0]) == "刷新太频繁，请稍后再试"
     # another socket of the same player has its own bucket
     ca2, ok, _ = await ws(a, table.pk)
-    await drain(ca2)
+    await drain(ca2, wait=2.0)
     assert await _open(ca2)
     await ca.disconnect()
     await ca2.disconnect()
@@ -118,8 +118,8 @@ async def test_the_heartbeat_keeps_a_socket_present_and_its_absence_expires(sett
     a, b, table = await _pair()
     ca, ok, _ = await ws(a, table.pk)
     cb, ok2, _ = await ws(b, table.pk)
-    await drain(ca)
-    await drain(cb)
+    await drain(ca, wait=2.0)
+    await drain(cb, wait=2.0)
     t0 = time.time()
     assert await _present(table.pk, 0) and await _present(table.pk, 1)
     # without a ping, the entries expire one TTL after the connect
@@ -135,14 +135,14 @@ async def test_the_heartbeat_keeps_a_socket_present_and_its_absence_expires(sett
     t, _ = await _state(table.pk)
     assert t.away_since in ([], [None, None])
     await ca.send_to(text_data=json.dumps({"action": "ping"}))
-    frames = await drain(ca)
+    frames = await drain(ca, wait=1.5)
     t, _ = await _state(table.pk)
     assert t.away_since[0] is None and t.away_since[1] is not None
     assert any('data-testid="opponent-away"' in f for f in frames)
     # seat 1's next ping (it was only silent) brings it back at once
     await cb.send_to(text_data=json.dumps({"action": "ping"}))
-    await drain(cb)
-    frames = await drain(ca)
+    await drain(cb, wait=1.5)
+    frames = await drain(ca, wait=1.5)
     t, _ = await _state(table.pk)
     assert t.away_since in ([None, None],)
     assert frames and 'data-away="0"' in frames[-1]
@@ -160,16 +160,64 @@ async def test_the_opponent_drop_and_return_reach_the_other_seat_at_once():
     a, b, table = await _pair()
     ca, _, _ = await ws(a, table.pk)
     cb, _, _ = await ws(b, table.pk)
-    await drain(ca)
-    await drain(cb)
+    await drain(ca, wait=2.0)
+    await drain(cb, wait=2.0)
     await cb.disconnect()
-    frames = await drain(ca)
+    frames = await drain(ca, wait=1.5)
     assert frames and 'data-testid="opponent-away"' in frames[-1]
     assert "秒后托管" in frames[-1] and 'data-away="1"' in frames[-1]
     cb, ok, _ = await ws(b, table.pk)
     assert ok
-    frames = await drain(ca)
+    frames = await drain(ca, wait=1.5)
     assert frames and 'data-away="0"' in frames[-1]
     assert 'data-testid="opponent-away"' not in frames[-1]
     await ca.disconnect()
     await cb.disconnect()
+
+
+@sync_to_async
+def _queue(user, now=None):
+    from games.services import quick_match
+    from tests.games.test_games_consumer import _room
+
+    return quick_match(user, _room(), now=now)
+
+
+async def test_issue_11_reproduction_through_the_socket():
+    """Issue 11 §1 end to end: A presses 快速开始, their waiting table's page
+    opens (a real websocket) and A closes the browser; more than two minutes
+    later B presses 快速开始 in the same room: no hand is dealt, no coins
+    move, and A's page, if it comes back, says A left the queue."""
+    from accounts.models import Profile
+    from games.models import HandRecord, Table
+    from tests.games.conftest import make_player
+
+    a, b = (
+        await sync_to_async(make_player)("qa"),
+        await sync_to_async(make_player)("qb"),
+    )
+    coins = await sync_to_async(
+        lambda: sorted(Profile.objects.values_list("coins", flat=True))
+    )()
+    a_table = await _queue(a)
+    ca, ok, _ = await ws(a, a_table.pk)
+    assert ok
+    frames = await drain(ca, wait=3.0)
+    assert 'data-testid="waiting"' in frames[0]
+    assert await _present(a_table.pk, 0)
+    await ca.disconnect()  # A closes the browser
+    assert not await _present(a_table.pk, 0)
+    b_table = await _queue(b, time.time() + 130)
+    assert b_table.pk != a_table.pk and b_table.status == Table.Status.WAITING
+    assert not await sync_to_async(HandRecord.objects.exists)()
+    after = await sync_to_async(
+        lambda: sorted(Profile.objects.values_list("coins", flat=True))
+    )()
+    assert after == coins
+    ca, ok, _ = await ws(a, a_table.pk)
+    frames = await drain(ca, wait=2.0)
+    assert (
+        'data-testid="queue-left"' in frames[0] and 'data-reason="absent"' in frames[0]
+    )
+    assert "你离开了页面，已退出排队。" in frames[0]
+    await ca.disconnect()

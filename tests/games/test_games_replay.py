@@ -521,6 +521,55 @@ def test_deeply_nested_json_is_refused_not_a_500(client, raw):
         parse_hand_file(raw)
 
 
+def _with_name(d: dict, name: str) -> bytes:
+    players = [dict(d["players"][0], name=name), d["players"][1]]
+    return json.dumps({**d, "players": players}).encode()
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (
+            lambda d: _with_name(d, "长" * 200),
+            "“players.name”太长（200 个字，最多 40 个）",
+        ),
+        (lambda d: _with_name(d, "a\u202eb"), "控制字符或不可见字符"),
+        (lambda d: _with_name(d, "   "), "“players.name”不能为空"),
+        (
+            lambda d: json.dumps(
+                {**d, "ruleset": {**d["ruleset"], "stake": float("nan")}}
+            ).encode(),
+            "“ruleset.stake”应为正整数",
+        ),
+        (
+            lambda d: json.dumps(
+                {**d, "fairness": {**d["fairness"], "commitment": "z" * 64}}
+            ).encode(),
+            "64 位十六进制",
+        ),
+    ],
+)
+def test_import_errors_say_what_is_wrong(client, alice, room, mutate, message):
+    """Issue 12 tester fault 7: a long name or a NaN stake was "应为文字"."""
+    data = _exported(client, alice, room, seed=13)
+    client.logout()
+    with translation.override("zh-hans"):
+        response = _import(client, mutate(data))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert "应为文字" not in response.content.decode()
+
+
+def test_a_name_with_markup_is_shown_as_text(client, alice, room):
+    data = _exported(client, alice, room, seed=13)
+    client.logout()
+    done = _import(client, _with_name(data, "<img src=x onerror=alert(1)>"))
+    assert done.status_code == 302
+    page = client.get(done["Location"]).content.decode()
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "<img src=x" not in page
+
+
 def test_an_expired_import_says_so(client):
     response = client.get(reverse("games:replay_imported", args=["0" * 32]))
     assert response.status_code == 404

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games.rules import rulesets
 from games.rulesite.builder import EditError, apply_edit
@@ -203,3 +206,37 @@ def test_a_first_turn_win_with_a_meld_is_explained_in_words():
     )
     assert c.error.code is ErrorCode.IMPOSSIBLE
     assert "请去掉副露" in explain(c.error)
+
+
+@pytest.mark.parametrize(
+    ("query", "zh", "en"),
+    [
+        (
+            {"seat": "9z"},
+            "门风的写法看不懂",
+            "Seat wind cannot be read",
+        ),
+        ({"seat": "1m"}, "门风要选东、南、西、北之一", "Seat wind must be"),
+        ({"round": "1z2z"}, "圈风只能填一张牌", "Round takes one tile"),
+        (
+            {"first": "garbage"},
+            "天胡/地胡/人胡只能是天胡、地胡、人胡之一",
+            "Heavenly/earthly/human win can only be",
+        ),
+    ],
+)
+def test_situation_errors_are_in_the_pages_language(client, query, zh, en):
+    """Issue 12 tester fault 8: the engine's English ("rank 9 is out of range
+    for suit 'z'", "first: one of heavenly, …") leaked into the Chinese page."""
+    url = reverse("games:calculator")
+    params = {"hand": "1112345678999m5m", **query}
+    with translation.override("zh-hans"):
+        html = client.get(url, params).content.decode()
+    error = html.split('data-testid="calc-error"', 1)[1].split("</", 1)[0]
+    assert zh in error
+    assert not re.search(r"[A-Za-z]{4,}", error.split(">", 1)[1]), error
+    client.cookies["django_language"] = "en"
+    with translation.override("en"):
+        html = client.get(url, params, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    error = html.split('data-testid="calc-error"', 1)[1].split("</", 1)[0]
+    assert en in error
