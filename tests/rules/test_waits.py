@@ -329,3 +329,42 @@ def test_wild_waits_are_the_union_over_the_wild_assignments() -> None:
         h = _to_counts(rng.sample(wall, 13))
         tenpai = any(oracle_waits(s, h) for s in Shape)
         assert is_winning(h, wilds=1) is tenpai, oracle_hand(h)
+
+
+def _waits_kind_by_kind(c, melds, shapes):
+    """The answer waits() gave before its regular shape used the per-suit
+    tables: every kind tested against every shape within reach."""
+    from games.rules.shanten import deficiencies, kinds_below
+
+    by_shape = deficiencies(c, melds, shapes, 2)
+    ready = [s for s, d in by_shape.items() if d <= 1]
+    return kinds_below(c, melds, ready, list(range(34)), 1) if ready else []
+
+
+@pytest.mark.parametrize(
+    "shapes",
+    [frozenset(Shape), frozenset({Shape.REGULAR}), frozenset({R, P7})],
+)
+def test_waits_from_the_suit_tables_equal_the_kind_by_kind_answer(shapes):
+    # issue 15, one waits function: waits() answers the regular shape from
+    # games.rules.suits (the scorer's 独听 tables); the same kinds as before
+    from tests.rules.oracle import random_hand
+
+    rng = random.Random(15)
+    checked = 0
+    for i in range(1500):
+        hand = random_hand(random.Random(7000 + i), i)
+        c = [0] * 34
+        for t in hand.concealed:
+            c[t.index] += 1
+        melds = len(hand.melds)
+        if rng.random() < 0.5:  # a waiting hand: one tile off a complete one
+            held = [k for k in range(34) if c[k]]
+            c[rng.choice(held)] -= 1
+            c[rng.randrange(34)] += 1
+            if max(c) > 4:
+                continue
+        want = _waits_kind_by_kind(c, melds, shapes)
+        assert waits(c, melds=melds, shapes=shapes) == want, (hand, c)
+        checked += 1
+    assert checked > 1000
