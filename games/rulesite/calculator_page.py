@@ -18,6 +18,7 @@ from games.engine.settle import Outcome, settle
 from games.models import Room
 from games.rules import rulesets
 from games.rules.fans.base import FanLine
+from games.rules.rulesets import RuleSet
 from games.rules.tiles import parse_tiles
 
 from .builder import MODES, drawn_order
@@ -135,6 +136,16 @@ def _wait_urls(calc: Calculation) -> dict[str, str]:
     return out
 
 
+def example_notation(rs: RuleSet) -> str:
+    """A winning hand of ``rs`` in notation, for the input's placeholder: a
+    chow and a dragon pung declared, a pure straight in the rule set's first
+    suit, and a flower where the rule set has them (every rule set's scores
+    above its minimum: tests/games/test_rulesite_calculator.py)."""
+    s = str(rs.kinds[0])[-1]
+    hand = f"[123{s}][777z]11{s}456{s}78{s}9{s}"
+    return hand + ("+1f" if rs.flowers else "")
+
+
 def calculator_context(
     calc: Calculation, *, mode: str, edit_error: str | None, url: str
 ) -> dict[str, Any]:
@@ -150,6 +161,7 @@ def calculator_context(
         "rulesets": [rulesets.get(n) for n in rulesets.NAMES],
         "opts": calc.options,
         "inp": calc.input,
+        "placeholder": example_notation(rs),
         "palette": tile_groups(rs),
         "modes": list(MODE_LABELS.items()),
         "mode": mode,

@@ -240,3 +240,13 @@ def test_situation_errors_are_in_the_pages_language(client, query, zh, en):
         html = client.get(url, params, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     error = html.split('data-testid="calc-error"', 1)[1].split("</", 1)[0]
     assert en in error
+
+
+@pytest.mark.parametrize("name", rulesets.NAMES)
+def test_the_notation_placeholder_is_a_win_of_the_chosen_rule_set(client, name):
+    """Issue 12 tester fault 9: the placeholder [123s][777z]11m45m6m+1f was
+    not a hand of the default rule set (erren has no 条)."""
+    html = client.get(reverse("games:calculator"), {"ruleset": name}).content.decode()
+    example = re.search(r'data-testid="calc-notation"[^>]*placeholder="([^"]+)"', html)
+    calc = calculate(CalcInput(ruleset=name, hand=example.group(1)))
+    assert calc.error is None and calc.total, (name, example.group(1))
