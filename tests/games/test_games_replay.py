@@ -613,6 +613,41 @@ def test_my_games_lists_filters_and_links_the_replays(client, alice, bob, room):
     ]
 
 
+def test_bad_filters_on_my_games_say_so_and_the_valid_ones_apply(
+    client, alice, bob, room
+):
+    """Issue 12 tester fault 10: bad filter values were silently ignored."""
+    record = _pvp(alice, bob, room, seed=6)
+    client.force_login(alice)
+    profile = reverse("accounts:profile")
+    with translation.override("zh-hans"):
+        html = client.get(
+            profile,
+            {
+                "ruleset": "nosuch",
+                "result": "<script>",
+                "date_from": "notadate",
+                "opponent": "x" * 50,
+                "date_to": str(timezone.localdate()),
+            },
+        ).content.decode()
+    box = html.split('data-testid="my-games-filter-errors"', 1)[1].split("</ul>")[0]
+    assert "没有这套规则" in box
+    assert "只能是胜、负、流局或作废" in box
+    assert "日期要写成" in box
+    assert "昵称最多 40 个字" in box
+    assert "<script>" not in html
+    # the valid filter (date_to, today) still applies: the hand is listed
+    assert re.findall(r'<tr data-hand="(\d+)"', html) == [str(record.pk)]
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    html = client.get(
+        profile, {"date_from": str(tomorrow), "date_to": str(timezone.localdate())}
+    ).content.decode()
+    assert "结束日期早于开始日期" in html
+    good = client.get(profile, {"ruleset": record.ruleset}).content.decode()
+    assert 'data-testid="my-games-filter-errors"' not in good
+
+
 def test_the_fairness_page_and_the_script(client):
     page = client.get(reverse("games:fair")).content.decode()
     assert "erren2-wall-v2:" in page
