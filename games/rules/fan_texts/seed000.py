@@ -12,7 +12,9 @@ TEXTS: dict[str, str] = {
     "HEAVENLY_READY": "庄家打出第一张牌时报听称为天听；发完牌后闲家便报听也称为天听。天听要在和牌后才算番。如果发完牌之后有补花，补花之后报听也算天听。如果庄家在发完牌后有暗杠，则庄家不算天听。",
     "BIG_FOUR_WINDS": "和牌时，由4副风刻（杠）加一对将牌组成的牌型。",
     "BIG_THREE_DRAGONS": "和牌时，牌里有中、发、白3副刻子或杠。",
-    "NINE_GATES": "由一种花色序数牌子按9组成的特定牌型，见同花色任何1张序数牌即成和牌。",
+    # The seed's copy lost the tile list here ("按9组成": its ①①①②…⑨⑨⑨ did not
+    # survive); restored from seeds 001–004, which give it as 1112345678999.
+    "NINE_GATES": "由一种花色序数牌子按1112345678999组成的特定牌型，见同花色任何1张序数牌即成和牌。",
     "FOUR_KONGS": "和牌时，牌里有4副杠，明暗杠均可。",
     "SEVEN_SHIFTED_PAIRS": "和牌时，由一种花色序数牌且序数相连的7个对子组成的牌型。",
     "BIG_SEVEN_STARS": "和牌时，由东南西北中发白7对字牌组成的牌型。",
