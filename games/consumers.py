@@ -53,6 +53,9 @@ from .services.notify import table_group
 
 log = logging.getLogger(__name__)
 
+_RENDER_TIME = re.compile(r' data-now="\d+"')
+"""The frame's render time (status partial), left out when comparing frames."""
+
 FRAME_TABLE: PreparedQuery[Table] = PreparedQuery(
     lambda pk: (
         Table.objects.select_related("room", "hand", "match")
@@ -353,7 +356,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         which bring this process's cached hand up to date before rendering.
         """
         hand_id, events = event.get("hand"), event.get("events")
-        await self.send_frame(hand_id if events else None, events)
+        await self.send_frame(
+            hand_id if events else None, events, changed_only=bool(events)
+        )
         reveal = event.get("reveal")
         if reveal and reveal.get("seat") == self.seat:
             delay = max(0.0, float(reveal["at"]) - time.time()) + 0.02
@@ -372,14 +377,32 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_later(self, delay: float) -> None:
         await asyncio.sleep(delay)
-        await self.send_frame()
+        await self.send_frame(changed_only=True)
 
     async def send_frame(
-        self, hand_id: int | None = None, events: list[dict[str, Any]] | None = None
+        self,
+        hand_id: int | None = None,
+        events: list[dict[str, Any]] | None = None,
+        *,
+        changed_only: bool = False,
     ) -> None:
+        """Render and send this seat's frame.
+
+        ``changed_only`` (group updates for moves): send nothing when the
+        frame is the one last sent but for its render time (``data-now``).
+        A move this seat cannot see — the opponent's pass behind the claim
+        veil (games.services.veil) — must not reach its browser even as a
+        message: when it arrives would tell whether a claim was possible
+        (issue 11 §5.2).  Connecting and ``sync`` always send.
+        """
         html = await self._render(hand_id, events)
-        if html is not None:
-            await self.send(html)
+        if html is None:
+            return
+        key = _RENDER_TIME.sub("", html)
+        if changed_only and key == getattr(self, "_last_frame", None):
+            return
+        self._last_frame = key
+        await self.send(html)
 
     async def _seat_of(self, user_id: int) -> int | None:
         return await _pooled(self._seat_of_sync)(user_id)

@@ -516,7 +516,7 @@ NO_ACTIONS: dict[str, Any] = {
 
 
 def _veiled(table: Table, seat: int, hand: Hand, now: float) -> dict[str, Any] | None:
-    from .services.play import active_veil
+    from .services.veil import active_veil
 
     return active_veil(table, seat, hand, now)
 
@@ -796,9 +796,13 @@ def seat_context(
                 hand = None
             if hand is not None:
                 try:
+                    veil = _veiled(table, seat, hand, now)
+                    if veil and veil.get("kind") == "rob":
+                        # the table as the ROB window opened, the same in
+                        # both cases (games.services.veil)
+                        hand = load_hand(record, seq=int(veil["at"]))
                     view = hand.view(seat)
                     seen = _visible_counts(view)
-                    veil = _veiled(table, seat, hand, now)
                     actions = (
                         _actions(hand, seat, view, seen)
                         if not veil
@@ -807,11 +811,11 @@ def seat_context(
                     if veil:
                         actions["auto"] = {
                             "on": hand.state.auto[seat],
-                            "available": True,
+                            "available": veil.get("kind") != "rob",
                         }
                         # the claim prompt's seq, the same whether or not the
                         # opponent could claim (see games.services.play)
-                        ctx["seq"] = int(veil.get("shown", veil["seq"]))
+                        ctx["seq"] = int(veil["shown"])
                     tenpai = None
                     s = hand.state
                     counts = s.concealed[seat]
@@ -912,15 +916,21 @@ def seat_context(
             }
     if last is None:
         last = _last_discard_from_log(hand, seat)
-    if veil:
+    veil_deadline = None
+    if veil and veil.get("kind") != "rob":
         phase = "turn"
         turn = "opponent"
         deadline = None
         pending = []
+        # the opponent's turn, timed from the discard in both cases
+        veil_deadline = veil.get("deadline")
         wall_count = veil["wall_count"]
         opp["count"] = veil["opp_count"]
         opp["flowers"] = veil["opp_flowers"]
         last = {"seat": "me", "tile": veil["tile"], "index": len(me["discards"]) - 1}
+    elif veil:  # ROB: the opponent's window on my 加杠, from the hand before it
+        phase, turn, deadline, pending = "rob", "opponent", None, []
+        veil_deadline = veil.get("deadline")
     timers = rs.timers
     seconds = {
         "pre_deal": timers.pre_deal,
@@ -935,6 +945,12 @@ def seat_context(
             "at": int(deadline * 1000),
             "seconds": seconds,
             "seat": "me" if seat in pending else "opponent",
+        }
+    elif veil_deadline is not None:
+        deadline_ctx = {
+            "at": int(float(veil_deadline) * 1000),
+            "seconds": seconds,
+            "seat": "opponent",
         }
     ctx.update(
         phase=phase,
@@ -951,7 +967,13 @@ def seat_context(
         task_state=view["task_state"],
         short_win=[] if veil else view.get("short_win") or [],
         # under the veil the discarder must not learn of a claim early
-        callout=None if veil or record is None else _callout(hand, record.pk, seat),
+        callout=(
+            {"id": f"{record.pk}:{veil['from']}", "kind": "kong", "who": "me"}
+            if veil and veil.get("kind") == "rob" and record is not None
+            else None
+            if veil or record is None
+            else _callout(hand, record.pk, seat)
+        ),
         timeout_notice=(
             None if veil or record is None else _timeout_notice(hand, record.pk, seat)
         ),

@@ -51,6 +51,8 @@ class HandClaims(HandTurns):
         other = 1 - seat
         s.last_discard = tile
         self._note_short(other, tile, self_drawn=False)
+        if self.turn_from_discard:
+            self._clock_from = self._now
         self._prompt(Phase.CLAIM, (other,))
         if not self._claim_options(other, tile):
             self._auto_pass(other)

@@ -30,9 +30,10 @@ what a seat's own pass shows) and play goes on as before.  So the events the
 discarder sees — kinds, seats, payloads and therefore every ``seq`` — are the
 same whether a claim was possible and passed, or impossible; the remaining
 difference is timing (a person takes a moment to pass), which the table
-layer hides with the veil (games.services.play).  For the same reason
-``win_declined`` is emitted only when a 胡加倍 is counted (rule sets with
-System.WIN_DOUBLE, below the cap): there the count is public by rule;
+layer hides with the veil (games.services.veil; with ``turn_from_discard``
+the opponent's turn deadline counts from the discard in both cases).  For
+the same reason ``win_declined`` is emitted only when a 胡加倍 is counted
+(rule sets with System.WIN_DOUBLE, below the cap): there the count is public by rule;
 elsewhere letting a win go leaves no trace in the log.  Only the record,
 after the end, shows which passes were automatic.
 
@@ -137,6 +138,7 @@ class Hand(HandClaims):
         wall: Sequence[int] | None = None,
         prompt_locked: bool = False,
         shuffle: int = CURRENT_SHUFFLE,
+        turn_from_discard: bool = False,
     ) -> Hand:
         """Start a hand; returns it with its first events in :attr:`events`.
 
@@ -159,6 +161,13 @@ class Hand(HandClaims):
             shuffle: the wall's shuffle version (games.engine.wall; logged
                 as ``"shuffle"`` in ``hand_started``; older logs without the
                 key used version 1).
+            turn_from_discard: the deadline of the turn that follows a
+                claim window counts from the discard that opened it (seed
+                000: 15 s from the opponent's discard, 吃/碰 included), after
+                a 加杠 from the end of its ROB window — not from the moment
+                the window was answered; logged as ``"turn_from_discard":
+                true`` in ``hand_started`` (absent when off: older logs,
+                whose turns counted from the answer, replay unchanged).
 
         Raises:
             InvalidActionError: bad dealer, wind, stake or balances.
@@ -194,6 +203,7 @@ class Hand(HandClaims):
         hand = cls(rs, state, rng)
         hand._now = float(now)
         hand.prompt_locked = bool(prompt_locked)
+        hand.turn_from_discard = bool(turn_from_discard)
         started: dict[str, JSON] = {
             "ruleset": rs.name,
             "dealer": dealer,
@@ -209,6 +219,8 @@ class Hand(HandClaims):
             started["shuffle"] = shuffle
         if hand.prompt_locked:  # absent when off: older logs replay unchanged
             started["prompt_locked"] = True
+        if hand.turn_from_discard:  # likewise
+            started["turn_from_discard"] = True
         hand._emit("hand_started", None, started)
         if System.OPEN_HAND in rs.systems or System.START_DOUBLE in rs.systems:
             hand._prompt(Phase.PRE_DEAL, (0, 1))
@@ -229,7 +241,8 @@ class Hand(HandClaims):
         """Rebuild a hand from its seed and event log (or a prefix of it).
 
         The first event gives the rule set, table and options (``prompt_locked``
-        when present, off otherwise; ``shuffle``, version 1 when absent);
+        and ``turn_from_discard`` when present, off otherwise; ``shuffle``,
+        version 1 when absent);
         every event carrying an
         ``action`` is re-applied with its ``at`` as the clock.  ``on_step``
         is called after each action with the hand and the event index.
@@ -253,6 +266,7 @@ class Hand(HandClaims):
             wall=wall,
             prompt_locked=bool(first.get("prompt_locked", False)),
             shuffle=int(first.get("shuffle", SHUFFLE_MT)),
+            turn_from_discard=bool(first.get("turn_from_discard", False)),
         )
         if hand.state.commitment != first["commitment"]:
             raise ValueError("the seed does not match the log's commitment")

@@ -49,6 +49,8 @@ class HandLog(HandRules):
         self._nested = False  # a timeout applying its default move
         self._auto_discards: list[int] = []  # locked seats to discard for
         self.prompt_locked = False  # 报听's forced discard is prompted (new())
+        self.turn_from_discard = False  # the turn's clock starts at the discard
+        self._clock_from: float | None = None  # see _prompt
         self._shanten_memo: dict[tuple[int, ...], int] = {}  # see HandRules
         self._legal_memo: dict[tuple[object, ...], list[Action]] = {}
         # The score of a completed hand, by (counts, melds, situation): the
@@ -124,7 +126,17 @@ class HandLog(HandRules):
             Phase.CLAIM: timers.claim,
             Phase.ROB: timers.claim,
         }[phase]
-        s.deadline = self._now + seconds
+        if phase is Phase.TURN and self._clock_from is not None:
+            # ``turn_from_discard`` (Hand.new): seed 000 "每次从上家打出牌後，
+            # 到自己出牌的时限为15秒(包括吃牌、碰牌、补花)" — the turn after a
+            # claim window counts from the discard that opened it (after a
+            # 加杠, from the end of its ROB window), whether the window was
+            # answered at once or after a while, so the deadline tells the
+            # discarder nothing about it (issue 11 §5.2).
+            s.deadline = max(self._clock_from + seconds, self._now + 1.0)
+            self._clock_from = None
+        else:
+            s.deadline = self._now + seconds
         if len(seats) == 1:
             s.turn = seats[0]
         self._emit(

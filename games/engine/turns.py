@@ -206,6 +206,8 @@ class HandTurns(HandDealing):
         other = 1 - a.seat
         tile = a.tile.index
         s.rob_tile = tile
+        if self.turn_from_discard:  # the kong maker's turn after the window
+            self._clock_from = self._now + self.ruleset.timers.claim
         self._prompt(Phase.ROB, (other,))
         if self._win_score(other, tile, self_drawn=False, robbing=True) is None:
             self._auto_pass(other)

@@ -7,25 +7,12 @@ the per-process cache or rebuilt from seed + log (games.services.hands).
 After the commit every consumer of the table is told to render its own
 seat's frame (``notify_table``), and the next deadline job is scheduled.
 
-The veil (issue 6, "the claim window must not leak information"): every
-discard opens a claim window in the engine, answered at once by an automatic
-``pass`` when the opponent has no claim, so the event log — kinds, seats,
-payloads, sequence numbers — is the same in both cases (games.engine.hand).
-What still differs is time: a person takes a moment to pass.  So to the
-discarder both cases look the same: its frame shows the table as of its
-discard (wall count, the opponent's tile count and flowers before the draw,
-no deadline bar, the opponent's turn) and the sequence number of the claim
-``prompt`` right after its discard (``veil["shown"]``, the same number in
-both cases), until the claim is answered, or — when there was no claim —
-until a random moment ``MAHJONG_CLAIM_JITTER_MIN..MAX`` seconds later; then
-the real frame and sequence number are shown.  During the veil the
-discarder's only control is 托管: a toggle carrying the shown number is
-applied at the real one, a larger number is refused as "ahead" and any
-other request as "not your turn", alike in both cases (:func:`_unveil_seq`),
-and the toggle keeps the veil (:func:`_set_veil`).  Residue: the veil covers
-discards only, not the ROB window of a 加杠 (the kong maker draws its
-replacement at once when the kong cannot be robbed), and a quick opponent's
-discard may lift the veil before the random moment.
+The veil (issue 6; issue 11 §5.2): whether the opponent could claim a
+discard, or rob a 加杠, must not show in anything the discarder observes —
+``seq``, frames and their order, timer fields, timing.  The engine opens the
+windows in both cases; the hands are dealt with ``turn_from_discard`` (the
+opponent's turn deadline counts from the discard, seed 000); and
+games.services.veil decides what the discarder's frame shows meanwhile.
 """
 
 from __future__ import annotations
@@ -75,6 +62,7 @@ from ..presence import seat_present
 from .hands import event_to_row, forget_hand, hand_lock, load_hand, remember_hand
 from .notify import notify_table, schedule, scheduler_mode
 from .unplayable import annul_on_failure
+from .veil import active_veil, set_veil, unveil_seq, update_veil
 
 log = logging.getLogger(__name__)
 
@@ -333,7 +321,7 @@ def _refuse_stale_toggle(action: Action, hand: Hand) -> None:
     ``seq`` older than the seat's own last action; an old tab could flip
     托管 or declare 报听 long after (issue 11 §5.8).  The live table asks
     for the hand's current ``seq`` (the veiled seat's shown number maps to
-    it, :func:`_unveil_seq`).  Checked here, not in the engine, so logs
+    it, games.services.veil.unveil_seq).  Checked here, not in the engine, so logs
     written before stay replayable.
 
     Raises:
@@ -425,6 +413,7 @@ def start_hand(table: Table, *, now: float | None = None) -> HandRecord:
         stake=table.room.stake,
         balances=(c0, c1),
         prompt_locked=True,  # 报听's forced discards are paced (_run_auto)
+        turn_from_discard=True,  # the claim veil's deadlines (games.services.veil)
     )
     record = HandRecord.objects.create(
         table=table,
@@ -567,7 +556,6 @@ def do_auto_step(
                 return False
             try:
                 events = _run_auto(table, hand, now)
-                table.veil = None
                 _persist(table, record, hand, events, now)
             except Exception:
                 forget_hand(record.pk)
@@ -649,6 +637,7 @@ def _persist(
         table.veil = None
         settle_hand(table=table, record=record, hand=hand, now=now)
     else:
+        update_veil(table, hand, now)  # whoever discarded (games.services.veil)
         _arm_timer(table, record, hand, now)
         if _automated_seat(table, hand) is not None:  # paced: go on shortly
             schedule(
@@ -738,10 +727,11 @@ def do_apply_action(
             hand = load_hand(record, seq=table.seq)
             veil = active_veil(table, seat, hand, now)
             if veil is not None:
-                payload = _unveil_seq(payload, hand, veil)
+                payload = unveil_seq(
+                    payload, hand, veil, action_kind(payload), _seq(payload)
+                )
             action = check_action(payload, hand, seat)
             _refuse_stale_toggle(action, hand)
-            before = _veil_snapshot(hand, seat)
             try:
                 events = hand.apply(action, now=now)
             except ActionError:
@@ -751,144 +741,14 @@ def do_apply_action(
                 raise
             try:
                 events += _run_auto(table, hand, now, events)
-                reveal = _set_veil(
-                    table, hand, seat, action, before, now, kept=veil, added=len(events)
+                reveal = set_veil(
+                    table, hand, seat, action, now, kept=veil, added=len(events)
                 )
                 _persist(table, record, hand, events, now, reveal=reveal)
             except Exception:
                 forget_hand(record.pk)
                 raise
     return table
-
-
-def active_veil(
-    table: Table, seat: int, hand: Hand, now: float
-) -> dict[str, Any] | None:
-    """Return ``table.veil`` if it hides the table from ``seat`` at ``now``.
-
-    The veil (module docstring) holds while it was set for ``seat`` at the
-    hand's current sequence number, its random moment (``until``, epoch
-    seconds; ``None`` while a claim window is open) has not come, and the
-    seat is not asked to act.  Returns the veil dict (keys ``seat``, ``seq``
-    (the real number it was set at), ``shown`` (the number the seat sees),
-    ``until``, ``tile``, ``wall_count``, ``opp_count``, ``opp_flowers``) or
-    ``None``.
-    """
-    veil = table.veil
-    if not veil or veil.get("seat") != seat or veil.get("seq") != hand.seq:
-        return None
-    until = veil.get("until")
-    if until is not None and now >= until:
-        return None
-    if hand.state.pending[seat]:
-        return None
-    return veil
-
-
-def _unveil_seq(
-    payload: dict[str, Any], hand: Hand, veil: dict[str, Any]
-) -> dict[str, Any]:
-    """Check a veiled seat's request against what it was shown.
-
-    The seat sees ``veil["shown"]``: that number means "now" (the real
-    ``hand.seq``); a larger one is ahead of what the seat was shown and is
-    refused as the engine refuses any number ahead of the hand; a smaller
-    one is stale in both cases and is left to the engine.  At "now" only
-    托管 (``auto_play``) is accepted; anything else is not the seat's turn
-    — even 报听 without a discard, which the engine would take during a
-    claim window but which would lift the veil.  So the answer (applied /
-    stale / ahead / not your turn) never depends on whether a claim window
-    is really open.  Returns the payload to apply.
-
-    Raises:
-        InvalidActionError: a malformed ``seq`` or one ahead of ``shown``.
-        OutOfTurnError: any request but 托管 at the shown number.
-    """
-    seq = _seq(payload)
-    shown = int(veil.get("shown", hand.seq))
-    if seq > shown:
-        raise AheadActionError(f"seq {seq} is ahead of the hand (last event {shown})")
-    if seq < shown:
-        return payload
-    if action_kind(payload) != "auto_play":
-        raise OutOfTurnError("the table waits for the opponent (veiled)")
-    return {**payload, "seq": hand.seq}
-
-
-def _veil_snapshot(hand: Hand, seat: int) -> dict[str, Any]:
-    s = hand.state
-    other = 1 - seat
-    return {
-        "wall_count": s.wall_count,
-        "opp_count": sum(s.concealed[other]),
-        "opp_flowers": [str(Tile.from_index(f)) for f in s.flowers[other]],
-    }
-
-
-def _set_veil(
-    table: Table,
-    hand: Hand,
-    seat: int,
-    action: Action,
-    before: dict[str, Any],
-    now: float,
-    *,
-    kept: dict[str, Any] | None = None,
-    added: int = 0,
-) -> dict[str, Any] | None:
-    """Set ``table.veil`` after ``seat``'s ``action``; return the reveal to send.
-
-    A discard (or 报听 with a discard) veils the table from ``seat`` when
-    the opponent is a person not playing 明牌; ``shown`` is the seq of the
-    claim prompt that follows the discard (the engine always opens one).
-    ``kept``: the veil that was active for ``seat`` before the action — a
-    托管 toggle keeps it, moved on by the ``added`` events it caused; any
-    other action lifts it.
-    """
-    table.veil = None
-    if kept is not None and isinstance(action, AutoPlay) and not hand.ended:
-        if not hand.state.pending[seat]:
-            table.veil = {
-                **kept,
-                "seq": hand.seq,
-                "shown": int(kept.get("shown", kept["seq"])) + added,
-            }
-        return None
-    is_discard = isinstance(action, Discard) or (
-        isinstance(action, Ready) and action.tile is not None
-    )
-    s = hand.state
-    other = 1 - seat
-    if (
-        not is_discard
-        or hand.ended
-        or not table.is_human(other)
-        or s.open_hand[other]
-        or s.pending[seat]
-    ):
-        return None
-    claim_open = s.phase in (Phase.CLAIM, Phase.ROB) and s.pending[other]
-    lo = settings.MAHJONG_CLAIM_JITTER_MIN
-    hi = max(lo, settings.MAHJONG_CLAIM_JITTER_MAX)
-    until = None if claim_open else now + random.uniform(lo, hi)
-    tile = str(getattr(action, "tile", ""))
-    table.veil = {
-        "seat": seat,
-        "seq": hand.seq,
-        "shown": _claim_prompt_seq(hand, seat),
-        "until": until,
-        "tile": tile,
-        **before,
-    }
-    return None if until is None else {"seat": seat, "at": until}
-
-
-def _claim_prompt_seq(hand: Hand, seat: int) -> int:
-    """The seq of the claim ``prompt`` that followed ``seat``'s last discard."""
-    for ev in reversed(hand.events):
-        if ev.kind == "discard" and ev.seat == seat:
-            return ev.seq + 1
-    return hand.seq  # pragma: no cover - called right after a discard
 
 
 # -------------------------------------------------------------------- timers
@@ -951,7 +811,6 @@ def do_timeout(
                     if hand.state.pending[seat] and not hand.ended:
                         events += hand.apply(Timeout(seat, hand.seq), now=now)
                 events += _run_auto(table, hand, now, events)
-                table.veil = None
                 _persist(table, record, hand, events, now)
             except Exception:
                 forget_hand(record.pk)

@@ -57,12 +57,6 @@ MAHJONG_BOT_OFFER_AFTER: float = env.float("MAHJONG_BOT_OFFER_AFTER", default=20
 #: Bot level of offered and 人机练习 bots unless the player picks one.
 MAHJONG_DEFAULT_BOT_LEVEL: str = env.str("MAHJONG_DEFAULT_BOT_LEVEL", default="normal")
 
-#: Random pause (seconds, uniform in [min, max]) before the discarder sees the
-#: opponent draw when the opponent had no claim, so the pause does not tell
-#: whether a claim was possible.
-MAHJONG_CLAIM_JITTER_MIN: float = env.float("MAHJONG_CLAIM_JITTER_MIN", default=0.4)
-MAHJONG_CLAIM_JITTER_MAX: float = env.float("MAHJONG_CLAIM_JITTER_MAX", default=1.6)
-
 #: Settlement countdown (seconds) before idle players go back to the lobby;
 #: 0 means the rule set's own timer (seed 000: 15 s).
 MAHJONG_SETTLEMENT_SECONDS: float = env.float("MAHJONG_SETTLEMENT_SECONDS", default=0)

@@ -23,8 +23,6 @@ PASSWORD = "pw-browser-123"
 
 SERVER_ENV = {
     # Short pauses so a whole hand fits in a test; the rules stay the same.
-    "MAHJONG_CLAIM_JITTER_MIN": "0.05",
-    "MAHJONG_CLAIM_JITTER_MAX": "0.15",
     "MAHJONG_BOT_OFFER_AFTER": "2",
     # a loaded CI machine can take more than the rule set's 15 s between a
     # hand's end and the test's click on 继续 / 分组

@@ -70,7 +70,8 @@ def test_a_move_committed_between_row_and_log_does_not_end_the_frame(
         html = render_frame(before, s, now=0.0)
         assert f'data-seq="{expected[s]["seq"]}"' in html
         # and the newer row gives the newer state, from the same cache
-        assert seat_context(after, s, now=0.0)["seq"] > expected[s]["seq"]
+        # (a veiled discarder keeps seeing its claim prompt's seq)
+        assert seat_context(after, s, now=0.0)["seq"] >= expected[s]["seq"]
 
 
 def test_load_hand_rebuilds_the_state_at_the_asked_seq(table, alice, bob):
