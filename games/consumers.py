@@ -338,13 +338,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self._beat_at = now
         assert self.seat is not None
-        back = await _cached(presence.socket_beat)(
+        back, here = await _cached(presence.beat_and_look)(
             table_id=self.table_id, seat=self.seat, socket_id=self.channel_name
         )
         if back:  # its entry had expired (a long pause): here again
             await _pooled(play.note_connect)(self.table_id, self.seat)
         other = 1 - self.seat
-        here = await _cached(presence.seat_present)(table_id=self.table_id, seat=other)
         if not here and self._opponent_seen is not False:
             await _pooled(play.note_disconnect)(self.table_id, other)
         self._opponent_seen = here

@@ -75,11 +75,31 @@ def socket_beat(
     returned); its next heartbeat tries again.
     """
     now = time.time() if now is None else now
+    keys = [_slot_key(table_id, seat, i) for i in range(SLOTS)]
+    return _beat(keys, _cache().get_many(keys), socket_id, now)
+
+
+def beat_and_look(
+    *, table_id: int, seat: int, socket_id: str, now: float | None = None
+) -> tuple[bool, bool]:
+    """:func:`socket_beat` and :func:`seat_present` of the other seat at once.
+
+    One read of both seats' slots and one write (a heartbeat of the table
+    socket, every ``MAHJONG_PRESENCE_BEAT`` seconds).  Returns ``(back,
+    opponent_present)``, ``back`` as :func:`socket_beat` returns it.
+    """
+    now = time.time() if now is None else now
+    mine = [_slot_key(table_id, seat, i) for i in range(SLOTS)]
+    theirs = [_slot_key(table_id, 1 - seat, i) for i in range(SLOTS)]
+    held = _cache().get_many(mine + theirs)
+    back = _beat(mine, held, socket_id, now)
+    return back, any(_live(held.get(k), now) for k in theirs)
+
+
+def _beat(keys: list[str], held: dict[str, object], socket_id: str, now: float) -> bool:
     cache = _cache()
     expires = now + ttl()
     timeout = ttl() + 1
-    keys = [_slot_key(table_id, seat, i) for i in range(SLOTS)]
-    held = cache.get_many(keys)
     for key in keys:
         value = held.get(key)
         if isinstance(value, list) and value[0] == socket_id and _live(value, now):

@@ -325,3 +325,20 @@ def test_parse_message_reads_the_protocol():
     }
     with pytest.raises(BadMessageError):
         parse_message(None, b"\x00")
+
+
+def test_beat_and_look_refreshes_and_sees_the_other_seat(alice, room):
+    table = quick_match(alice, room, now=T0)
+    assert presence.beat_and_look(table_id=table.pk, seat=0, socket_id="a", now=T0) == (
+        True,
+        False,
+    )
+    presence.socket_beat(table_id=table.pk, seat=1, socket_id="b", now=T0)
+    assert presence.beat_and_look(
+        table_id=table.pk, seat=0, socket_id="a", now=T0 + 5
+    ) == (False, True)
+    # seat 1 stops beating: gone one TTL after its last heartbeat
+    later = T0 + 5 + presence.ttl() + 1
+    assert presence.beat_and_look(
+        table_id=table.pk, seat=0, socket_id="a", now=later
+    ) == (True, False)  # seat 0 had also lapsed (its last beat was T0 + 5)
