@@ -132,7 +132,7 @@ def test_the_reversal_preview_needs_no_reason(live, browser):
     ctx.close()
 
 
-@pytest.mark.parametrize("width", [360, 390, 430, 768, 860, 1024, 1280])
+@pytest.mark.parametrize("width", [390, 860, 1280])
 def test_the_english_header_shows_the_whole_leaderboard_link(live, browser, width):
     """Tester's fault: "Leaderboard" was cut off in the English header."""
     name = f"hdr{width}"

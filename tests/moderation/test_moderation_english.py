@@ -17,6 +17,14 @@ from tests.moderation.helpers import moderator, played
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _back_to_chinese(settings):
+    # a request with the English cookie leaves English active in this thread
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 
