@@ -387,8 +387,9 @@ def hand_reverse(*, hand_id: int, reason: str, by: User | None) -> int:
 
     Posts ``reversal`` ledger entries for every coin and point entry of the
     hand (balances move back, ``accounts.ledger.ledger_reverse_hand``), marks
-    its :class:`~games.models.HandSeat` rows ``reversed`` and takes them out
-    of the players' coin and point counters.  Hand counts and ratings stay.
+    its :class:`~games.models.HandSeat` rows ``reversed`` and takes the hand
+    out of the players' counters (``games.models.COUNTED``: it counts
+    nowhere but in the rating, which stays).
     Returns how many ledger entries were reversed (0 the second time).
 
     Raises:
