@@ -9,8 +9,11 @@ keyboard: ← / → then Enter).
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 
 def status(page: Any) -> dict[str, str]:
@@ -35,12 +38,65 @@ def hand_tiles(page: Any) -> list[str]:
     )
 
 
-def visible(page: Any, selector: str) -> Any:
-    loc = page.locator(selector)
-    for i in range(loc.count()):
-        el = loc.nth(i)
-        if el.is_visible() and el.is_enabled():
-            return el
+_PICK = """([selector, token, last]) => {
+  const els = Array.from(document.querySelectorAll(selector));
+  if (last) els.reverse();
+  for (const el of els) {
+    const box = el.getBoundingClientRect();
+    const shown = box.width > 0 && box.height > 0
+      && getComputedStyle(el).visibility !== 'hidden';
+    const off = el.disabled || el.closest('fieldset[disabled]')
+      || el.getAttribute('aria-disabled') === 'true';
+    if (shown && !off) {
+      el.setAttribute('data-pw-pick', token);
+      return true;
+    }
+  }
+  return false;
+}"""
+_picks = itertools.count(1)
+
+
+class Picked:
+    """One element chosen by :func:`visible`, bound to that very element.
+
+    A frame (an htmx out-of-band swap) can replace it at any moment; the
+    old ``visible`` looked the element up again for each question
+    (``count``, ``is_visible``, ``is_enabled``, ``click``), so a swap in
+    between made Playwright wait 30 s for an element that no longer existed,
+    or act on another one.  Here the choice is made in one script run in the
+    page and marked on the element; :meth:`click` then either clicks it or
+    finds it gone with its frame, and says so.
+    """
+
+    def __init__(self, page: Any, token: str) -> None:
+        self.page = page
+        self.locator = page.locator(f'[data-pw-pick="{token}"]')
+
+    def click(self, **kwargs: Any) -> bool:
+        """Click the element; False when a new frame replaced it first."""
+        try:
+            self.locator.click(timeout=CLICK_TIMEOUT_MS, **kwargs)
+        except PlaywrightTimeoutError:
+            if self.locator.count() == 0:
+                return False  # swapped out: the caller reads the new frame
+            raise
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.locator, name)
+
+
+CLICK_TIMEOUT_MS = 5000
+"""How long a click waits for its (still present) element to take events."""
+
+
+def visible(page: Any, selector: str, *, last: bool = False) -> Picked | None:
+    """The first (``last``: the last) shown, enabled element of ``selector``,
+    chosen atomically in the page, or None."""
+    token = str(next(_picks))
+    if page.evaluate(_PICK, [selector, token, last]):
+        return Picked(page, token)
     return None
 
 
@@ -56,24 +112,23 @@ def step(page: Any, n: int, *, keyboard: bool = True, claim: bool = False) -> st
         return ""
     hu = visible(page, "#mj-actions [data-action=hu]")
     if hu is not None:
-        hu.click()
-        return "hu"
+        return "hu" if hu.click() else ""
     if claim:
         for name in ("pung", "chi"):
             btn = visible(page, f"#mj-actions [data-action={name}]")
             if btn is not None:
-                btn.click()
+                if not btn.click():
+                    return ""
                 choice = visible(page, f"#mj-actions [data-action={name}][data-option]")
-                if choice is not None:
-                    choice.click()
+                if choice is not None and not choice.click():
+                    return ""
                 return name
     pas = visible(page, "#mj-actions [data-action=pass]")
     if pas is not None:
         if keyboard and n % 2 == 0:
             page.keyboard.press("Escape")
             return "pass-key"
-        pas.click()
-        return "pass"
+        return "pass" if pas.click() else ""
     can = page.locator("[data-testid=my-hand][data-can-discard='1']")
     if can.count():
         if keyboard and n % 2 == 1:
@@ -83,10 +138,9 @@ def step(page: Any, n: int, *, keyboard: bool = True, claim: bool = False) -> st
             page.keyboard.press("ArrowRight")
             page.keyboard.press("Enter")
             return "discard-key"
-        tiles = page.locator("[data-testid=my-hand] form button[data-tile]")
-        if tiles.count():
-            tiles.last.click()
-            return "discard"
+        tile = visible(page, "[data-testid=my-hand] form button[data-tile]", last=True)
+        if tile is not None:
+            return "discard" if tile.click() else ""
     return ""
 
 
