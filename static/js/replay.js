@@ -33,6 +33,17 @@
   root.querySelectorAll("[hidden]").forEach(function (el) {
     if (el.closest(".rp-controls")) el.hidden = false;
   });
+  // phones: the slider and options fold behind ⋯ (CSS shows it under 600 px)
+  var controls = root.querySelector(".rp-controls");
+  var more = root.querySelector('[data-testid="replay-more"]');
+  if (controls && more) {
+    controls.classList.add("rp-more-js");
+    more.addEventListener("click", function () {
+      var open = !controls.classList.contains("is-open");
+      controls.classList.toggle("is-open", open);
+      more.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  }
 
   function url(n, part) {
     var q = "?seat=" + encodeURIComponent(bottom) + "&step=" + n;

@@ -344,3 +344,26 @@ def test_fast_presses_and_clicks_are_not_lost(browser, live, hands):
     assert "step=10" in page.url
     assert errors == []
     ctx.close()
+
+
+def test_phone_controls_are_one_row_and_leave_the_hand_visible(browser, live, hands):
+    """Issue 12 tester fault 12: on a 390×844 phone the sticky controls took
+    ~30% of the screen and covered the player's own hand at first view."""
+    ctx, page, errors = _page(browser, live, {"width": 390, "height": 844})
+    login(page, live, "replayer")
+    page.goto(f"{live.url}/hands/{hands['erren']}/?step=5")
+    page.wait_for_selector('[data-testid="replay-more"]', state="visible")
+    nav = page.locator(".rp-controls").bounding_box()
+    assert nav["height"] <= 0.1 * 844, nav
+    hand = page.locator('.rp-seat--bottom [data-testid="replay-hand"]').bounding_box()
+    assert hand["y"] + hand["height"] <= nav["y"], (hand, nav)
+    assert not page.is_visible('[data-testid="replay-slider"]')
+    # ⋯ opens the slider and the options, by keyboard too
+    page.focus('[data-testid="replay-more"]')
+    page.keyboard.press("Enter")
+    assert page.is_visible('[data-testid="replay-slider"]')
+    assert page.get_attribute('[data-testid="replay-more"]', "aria-expanded") == "true"
+    page.click('[data-testid="replay-next"]')
+    _wait_step(page, 6)
+    assert errors == []
+    ctx.close()
