@@ -22,6 +22,11 @@ After a 吃 or 碰 the seat still has to discard: its numbers are those of the
 best discard that follows (the shanten of a 14-tile hand, as
 :func:`games.rules.shanten.shanten` defines it, and the most useful tiles
 any discard leaves).
+
+A 换牌 (swap: a tile given back, then a draw, then the discard) has no
+numbers (``None``): where it leaves the hand depends on the tile drawn, and
+it is not a discard of the tile given back.  Such a decision still counts
+for agreement (the bot chose the same swap or not) but never as a cost.
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ from .events import Event
 from .hand import Hand
 from .walk import walk
 
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2  # 2: a 换牌 is compared by choice only (no shanten numbers)
 """Bumped when the review's method changes (stored reviews say which one)."""
 
 BOT_LEVEL = "hard"
@@ -210,7 +215,7 @@ def _after(hand: Hand, seat: int, action: Action) -> tuple[list[int], int] | Non
     m = len(s.melds[seat])
     if isinstance(action, Win):
         return None
-    if isinstance(action, Discard | Swap):
+    if isinstance(action, Discard):
         c[action.tile.index] -= 1
     elif isinstance(action, Ready):
         if action.tile is not None:
@@ -269,6 +274,11 @@ def outcome(hand: Hand, seat: int, action: Action, unseen: Sequence[int]) -> Out
     before the choice).
     """
     key = action_key(action)
+    if isinstance(action, Swap):
+        # 换牌 gives a tile back and draws again before discarding: where it
+        # leaves the hand depends on the unknown draw, so its numbers are not
+        # those of a discard of the same tile; it is compared by choice only
+        return Outcome(key, None, None)
     after = _after(hand, seat, action)
     if after is None:
         return Outcome(key, -1, 0)

@@ -223,6 +223,8 @@ def _review_row(r: ReviewedDecision) -> dict[str, Any]:
         "bot_useful": r.bot.useful,
         "useful_lost": r.useful_lost,
         "shanten_lost": r.shanten_lost,
+        # a 换牌 on either side: compared by choice only (games.engine.review)
+        "swap": "swap" in (r.player.action.get("kind"), r.bot.action.get("kind")),
         "seconds": None if r.seconds is None else round(r.seconds, 1),
     }
 

@@ -162,3 +162,29 @@ def test_every_rule_set_reviews_a_bot_hand(ruleset):
     assert [p.event.seq for p in points] == [
         e.seq for e in hand.events[1:] if e.action is not None
     ]
+
+
+def test_a_swap_is_not_measured_as_a_discard_of_the_same_tile():
+    """Issue 12 tester fault 11: 换牌 was reviewed as a discard (shanten of the
+    hand minus the tile), ignoring the draw that follows; it has no numbers
+    now, so it never counts as a cost, and it is still compared by choice."""
+    from games.engine.actions import Swap
+    from games.engine.review import outcome
+
+    bots = [make_bot("easy", random.Random(1)), make_bot("easy", random.Random(2))]
+    hand = Hand.new("erren", now=0.0, seed="swap-review", shuffle=2)
+    t = 0.0
+    while not any(isinstance(a, Swap) for s in (0, 1) for a in hand.legal_actions(s)):
+        seat = next(i for i in (0, 1) if hand.state.pending[i])
+        t += 1
+        hand.apply(bots[seat].choose(hand.view(seat), hand.legal_actions(seat)), t)
+    seat = next(i for i in (0, 1) if hand.state.pending[i])
+    swap = next(a for a in hand.legal_actions(seat) if isinstance(a, Swap))
+    unseen = [4] * 34
+    swapped = outcome(hand, seat, swap, unseen)
+    assert swapped.action["kind"] == "swap"
+    assert (swapped.shanten, swapped.useful) == (None, None)
+    discard = outcome(
+        hand, seat, Discard(seat=seat, seq=swap.seq, tile=swap.tile), unseen
+    )
+    assert discard.shanten is not None and discard.useful is not None
