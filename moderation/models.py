@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 
@@ -228,6 +229,13 @@ class Sanction(models.Model):
     )
     kind = models.CharField(_("类型"), max_length=8, choices=Kind.choices)
     reason = models.TextField(_("原因"))
+    reason_code = models.CharField(
+        _("原因代码"),
+        max_length=24,
+        blank=True,
+        help_text=_("系统给出的原因（如自动禁赛），显示时按读者的语言翻译。"),
+    )
+    reason_params = models.JSONField(_("原因参数"), default=dict, blank=True)
     starts = models.DateTimeField(_("开始"), default=timezone.now)
     ends = models.DateTimeField(
         _("结束"), null=True, blank=True, help_text=_("留空表示直到解除。")
@@ -275,6 +283,15 @@ class Sanction(models.Model):
             and (self.ends is None or self.ends > now)
         )
 
+    def reason_text(self) -> str:
+        """The reason in the active language: a system reason (``reason_code``
+        with ``reason_params``, e.g. a play ban's count of abandoned hands)
+        translated, else the moderator's words as written."""
+        msgid = SANCTION_REASONS.get(self.reason_code)
+        if msgid is None:
+            return self.reason
+        return gettext(msgid) % (self.reason_params or {})
+
 
 class Appeal(models.Model):
     """A reported player's reply to a decision: it reopens the case."""
@@ -298,6 +315,13 @@ class Appeal(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.case_id} {self.created:%Y-%m-%d}"
+
+
+SANCTION_REASONS = {
+    "abandons": gettext_noop("最近 %(window)d 盘中有 %(n)d 盘中途离开或断线托管"),
+}
+"""System reasons of sanctions (``Sanction.reason_code``) → msgid; the
+parameters are stored in ``Sanction.reason_params``."""
 
 
 class AuditEntry(models.Model):

@@ -90,12 +90,12 @@ def sanction_message(sanction: Sanction) -> str:
     if sanction.ends is None:  # "until until lifted" in English otherwise
         return _("%(what)s（解除前一直有效）。原因：%(reason)s") % {
             "what": what,
-            "reason": sanction.reason,
+            "reason": sanction.reason_text(),
         }
     return _("%(what)s（至 %(until)s）。原因：%(reason)s") % {
         "what": what,
         "until": until_text(sanction),
-        "reason": sanction.reason,
+        "reason": sanction.reason_text(),
     }
 
 

@@ -324,13 +324,24 @@ def notify_escalated(*, case: Case, moderators: list[User]) -> None:
         )
 
 
+def reason_part(sanction: Sanction) -> list[Any]:
+    """The "原因：…" line of a sanction's notice: a system reason as its own
+    msgid and parameters (translated for each reader), else the words."""
+    if sanction.reason_code == "abandons":
+        return [
+            gettext_noop("原因：最近 %(window)d 盘中有 %(n)d 盘中途离开或断线托管"),
+            dict(sanction.reason_params),
+        ]
+    return [gettext_noop("原因：%(reason)s"), {"reason": sanction.reason}]
+
+
 def notify_playban(*, sanction: Sanction) -> None:
     """Tell a player of their automatic play ban: why and until when."""
     _send(
         to=sanction.user_id,
         subject=[gettext_noop("暂时禁止入座")],
         body=[
-            [gettext_noop("原因：%(reason)s"), {"reason": sanction.reason}],
+            reason_part(sanction),
             [
                 gettext_noop("禁赛至 %(until)s，到期自动解除。"),
                 {"until": until_text(sanction)},

@@ -18,7 +18,6 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
 from accounts.ledger import lock_profiles
 from games.models import HandSeat
@@ -28,7 +27,8 @@ from ..restrictions import active_q, sanction_message
 from .audit import audit
 from .notices import notify_playban
 
-PLAYBAN_REASON = gettext_noop("最近 %(window)d 盘中有 %(n)d 盘中途离开或断线托管")
+PLAYBAN_REASON = "abandons"
+"""The play ban's ``Sanction.reason_code`` (its words: ``SANCTION_REASONS``)."""
 """The play ban's reason (msgid; stored in Chinese, shown translated)."""
 
 
@@ -95,11 +95,13 @@ def playban_check(*, user_id: int, now: datetime | None = None) -> Sanction | No
             user_id=user_id, kind=Sanction.Kind.PLAYBAN, starts__gte=memory
         ).count()
         seconds = steps[min(earlier, len(steps) - 1)]
-        reason = PLAYBAN_REASON % {"window": len(endings), "n": abandoned}
+        params = {"window": len(endings), "n": abandoned}
         sanction = Sanction.objects.create(
             user_id=user_id,
             kind=Sanction.Kind.PLAYBAN,
-            reason=reason,
+            reason="",
+            reason_code=PLAYBAN_REASON,
+            reason_params=params,
             starts=now,
             ends=now + timedelta(seconds=seconds),
         )
@@ -108,9 +110,14 @@ def playban_check(*, user_id: int, now: datetime | None = None) -> Sanction | No
             actor=None,
             at=now,
             subject_id=user_id,
-            reason=reason,
+            reason=PLAYBAN_REASON,
             before={"playbans": earlier},
-            after={"sanction": sanction.pk, "seconds": seconds, "endings": endings},
+            after={
+                "sanction": sanction.pk,
+                "seconds": seconds,
+                "endings": endings,
+                "reason_params": params,
+            },
         )
         notify_playban(sanction=sanction)
     return sanction

@@ -112,7 +112,7 @@ def test_repeated_abandonment_gives_growing_play_bans(settings, alice, bob):
     first = playban_check(user_id=alice.pk, now=T0 + timedelta(minutes=3))
     assert first.kind == "playban"
     assert first.ends - first.starts == timedelta(seconds=600)
-    assert "2" in first.reason
+    assert first.reason_code == "abandons" and first.reason_params["n"] == 2
     assert Message.objects.filter(recipient=alice, subject="暂时禁止入座").exists()
     # the count restarts after a ban; the next one is longer
     abandon(20)
