@@ -975,7 +975,11 @@ def seat_context(
             else _callout(hand, record.pk, seat)
         ),
         timeout_notice=(
-            None if veil or record is None else _timeout_notice(hand, record.pk, seat)
+            None
+            if record is None or (veil and veil.get("kind") == "rob")
+            else _own_timeout_notice(hand, record.pk, seat, int(veil["from"]))
+            if veil
+            else _timeout_notice(hand, record.pk, seat)
         ),
         stakes=_stakes(rs, view, seat),
         pool=_pool(rs, me, opp),
@@ -1059,23 +1063,43 @@ def _timeout_notice(hand: Hand, record_id: int, seat: int) -> dict[str, Any] | N
     Public facts only: the discard is seen by both seats, and only a turn's
     timeout counts (a claim window's is never shown).
     """
-    events = hand.events
-    for ev in reversed(events[-40:]):
-        if ev.kind != "discard":
-            continue
-        before = events[ev.seq - 2] if ev.seq >= 2 else None
-        if (
-            before is None
-            or before.kind != "timeout"
-            or before.seat != ev.seat
-            or before.payload.get("phase") != "turn"
-        ):
-            return None
-        tile = ev.payload.get("tile")
-        if not isinstance(tile, str) or ev.seat is None:
-            return None
-        return {"id": f"{record_id}:{ev.seq}", "who": _who(ev.seat, seat), "tile": tile}
+    for ev in reversed(hand.events[-40:]):
+        if ev.kind == "discard":
+            return _timed_out_discard(hand, record_id, seat, ev.seq)
     return None
+
+
+def _own_timeout_notice(
+    hand: Hand, record_id: int, seat: int, discard_seq: int
+) -> dict[str, Any] | None:
+    """Under the claim veil: the notice of the seat's own discard at
+    ``discard_seq`` (the veil's ``from``, the discard it shows), read from
+    that discard and the event before it only — nothing after it, so nothing
+    about a claim."""
+    note = _timed_out_discard(hand, record_id, seat, discard_seq)
+    return note if note is not None and note["who"] == "me" else None
+
+
+def _timed_out_discard(
+    hand: Hand, record_id: int, seat: int, discard_seq: int
+) -> dict[str, Any] | None:
+    """The notice for the discard at ``discard_seq`` if a turn timeout made it."""
+    events = hand.events
+    if not 2 <= discard_seq <= len(events):
+        return None
+    ev, before = events[discard_seq - 1], events[discard_seq - 2]
+    if (
+        ev.kind != "discard"
+        or ev.seat is None
+        or before.kind != "timeout"
+        or before.seat != ev.seat
+        or before.payload.get("phase") != "turn"
+    ):
+        return None
+    tile = ev.payload.get("tile")
+    if not isinstance(tile, str):
+        return None
+    return {"id": f"{record_id}:{ev.seq}", "who": _who(ev.seat, seat), "tile": tile}
 
 
 def _last_discard_from_log(hand: Hand, seat: int) -> dict[str, Any] | None:
