@@ -42,6 +42,12 @@ async def drain(comm, wait=0.4):
     return out
 
 
+async def answer(comm, wait=0.4):
+    """The messages answering what was just sent: the first may take a while
+    on a loaded machine, the rest follow it within ``wait`` seconds."""
+    return [await comm.receive_from(timeout=10), *await drain(comm, wait)]
+
+
 STALE = "牌局已更新，请按当前状态操作"
 
 
@@ -99,7 +105,7 @@ async def test_every_refusal_is_a_toast_and_changes_nothing():
     ca, ok, _ = await ws(a, table.pk)
     cb, ok2, _ = await ws(b, table.pk)
     assert ok and ok2
-    first = (await drain(ca))[0]
+    first = (await answer(ca))[0]
     assert 'data-testid="my-hand"' in first
     await drain(cb)
     t, hand = await _state(table.pk)
@@ -108,7 +114,7 @@ async def test_every_refusal_is_a_toast_and_changes_nothing():
     async def refused(comm, text, expect):
         before, _ = await _state(table.pk)
         await comm.send_to(text_data=text)
-        msgs = await drain(comm)
+        msgs = await answer(comm)
         assert len(msgs) == 1 and 'id="toast"' in msgs[0], msgs
         assert _toast_text(msgs[0]) == expect
         after, _ = await _state(table.pk)
