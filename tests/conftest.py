@@ -34,6 +34,27 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 def pytest_configure(config: pytest.Config) -> None:
     _compile_messages_if_stale()
+    _flush_past_append_only_triggers()
+
+
+def _flush_past_append_only_triggers() -> None:
+    """Let the flush of transactional tests empty the append-only tables.
+
+    On SQLite Django flushes with ``DELETE FROM``, which the ledger's and the
+    audit log's triggers refuse (``mahjong_site.append_only``); the flush
+    runs inside :func:`~mahjong_site.append_only.flushing`.
+    """
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    from mahjong_site.append_only import flushing
+
+    original = BaseDatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self: BaseDatabaseOperations, sql_list: list[str]) -> None:
+        with flushing(self.connection):
+            original(self, sql_list)
+
+    BaseDatabaseOperations.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
 
 
 def pytest_collection_modifyitems(
