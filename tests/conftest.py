@@ -90,6 +90,20 @@ def _close_sync_thread_connections() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Give every test the default language (Chinese).
+
+    A request with the English cookie activates English for the thread that
+    served it, and Django leaves it active after the response in the test
+    client; a later test in the same thread then read English text.
+    """
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_presence() -> Iterator[None]:
     """Forget presence (games.presence) between tests in the embedded default.
 
