@@ -148,3 +148,44 @@ def test_pool_full_draw_is_explained():
     assert "54 张" in why.all_text() and "流局" in why.all_text()
     [count] = root.find_all(data_testid="pool-count")
     assert count.all_text().strip().startswith("54/54")
+
+
+def test_shortcut_line_names_only_the_rule_set_s_systems():
+    """T (听) and S (换牌) are listed only where the rule set has 报听 and 换牌
+    (fresh tester of issue 11: jj and liangren showed S 换牌)."""
+
+    def keys(systems: list[str]) -> str:
+        root = render(context(systems=systems))
+        [line] = [
+            n
+            for n in root.iter()
+            if n.tag == "p" and "mj-keys" in (n.attrs.get("class") or "").split()
+        ]
+        return line.all_text()
+
+    both = keys(["ready", "swap"])
+    assert "听" in both and "换牌" in both
+    none = keys([])
+    assert "换牌" not in none and "T" not in none and "托管" in none
+    assert "换牌" not in keys(["ready"]) and "听" in keys(["ready"])
+
+
+def test_a_draw_says_nothing_about_a_winner_and_the_bonus_tile():
+    """A 流局 in jj has no winner: no 'the winner does (not) hold it' line."""
+    st = settlement(
+        result="draw",
+        reason="wall",
+        winner=None,
+        self_drawn=False,
+        fans=[],
+        hands={"me": ["1z", "2m"], "opponent": ["3m"]},
+    )
+    ctx = context(
+        phase="ended",
+        my_turn=False,
+        indicators={"bonus_tile": "1z", "wild": None},
+        settlement=st,
+    )
+    root = render(ctx)
+    assert not root.find_all(data_testid="settle-bonus")
+    assert "和牌者" not in "".join(n.all_text() for n in root.children)
