@@ -242,4 +242,9 @@
       btn.textContent = label;
     });
   });
+  // the button works from here on: it is disabled in the page until then,
+  // so a press before this script ran is not lost silently
+  document.querySelectorAll('[data-testid="replay-verify"]').forEach(function (b) {
+    b.disabled = false;
+  });
 })();
