@@ -174,10 +174,12 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     raw_id_fields = ["user", "hand", "reverses"]
     date_hierarchy = "created"
 
-    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
         if obj is None:
             return LedgerCorrectionForm
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change, **kwargs)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
@@ -238,7 +240,8 @@ class LevelSchemeForm(forms.ModelForm):
         # Ticking "active" is allowed while another scheme is active: save_model
         # switches the others off in one transaction (level_scheme_activate), so
         # the one-active constraint is not checked against the old state here.
-        exclude: set[str] = super()._get_validation_exclusions()
+        # a private ModelForm method, not in django-stubs
+        exclude: set[str] = super()._get_validation_exclusions()  # type: ignore[misc]
         exclude.add("is_active")
         return exclude
 
@@ -257,7 +260,7 @@ class LevelSchemeAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("等级数"), ordering="_level_count")
     def level_count(self, obj: LevelScheme) -> int:
-        return obj._level_count  # type: ignore[attr-defined, no-any-return]
+        return obj._level_count  # type: ignore[attr-defined]
 
     def save_model(
         self, request: HttpRequest, obj: LevelScheme, form: Any, change: bool

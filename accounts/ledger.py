@@ -30,7 +30,7 @@ from .models import LedgerEntry, Profile, User
 
 COINS = LedgerEntry.Currency.COINS
 POINTS = LedgerEntry.Currency.POINTS
-_FIELD = {COINS: "coins", POINTS: "rating_points"}
+_FIELD: dict[str, str] = {COINS: "coins", POINTS: "rating_points"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,21 +209,23 @@ def ledger_reverse(
             ).order_by("id")
         ]
         return ledger_post(
-            movements=[
-                Movement(
-                    e.user_id,
-                    e.currency,
-                    -e.amount,
-                    LedgerEntry.Kind.REVERSAL,
-                    hand_id=e.hand_id,
-                    reason=reason,
-                    reverses_id=e.pk,
-                )
-                for e in todo
-            ],
+            movements=[_undoing(e, reason) for e in todo],
             created_by=by,
             locked=locked,
         )
+
+
+def _undoing(entry: LedgerEntry, reason: str) -> Movement:
+    """The ``reversal`` movement that undoes ``entry`` (its amount negated)."""
+    return Movement(
+        entry.user_id,
+        entry.currency,
+        -entry.amount,
+        LedgerEntry.Kind.REVERSAL,
+        hand_id=entry.hand_id,
+        reason=reason,
+        reverses_id=entry.pk,
+    )
 
 
 def ledger_reverse_hand(
@@ -239,7 +241,7 @@ def ledger_reverse_hand(
     Reverses the hand's ``hand``, ``rake`` and ``recalc`` entries of
     ``currencies`` (both by default), for ``user_ids`` (both seats by
     default).  Idempotent.  The hand's per-player statistics are marked by
-    ``games.services.settlement.hand_reverse``, which calls this.
+    ``games.services.reversal.hand_reverse``, which calls this.
     """
     entries = LedgerEntry.objects.filter(
         hand_id=hand_id,
@@ -286,18 +288,7 @@ def ledger_restore_hand(
     with transaction.atomic():
         locked = lock_profiles(user_ids=[e.user_id for e in undone()])
         return ledger_post(
-            movements=[
-                Movement(
-                    e.user_id,
-                    e.currency,
-                    -e.amount,
-                    LedgerEntry.Kind.REVERSAL,
-                    hand_id=e.hand_id,
-                    reason=reason,
-                    reverses_id=e.pk,
-                )
-                for e in undone()  # again, under the locks
-            ],
+            movements=[_undoing(e, reason) for e in undone()],  # again, locked
             created_by=by,
             locked=locked,
         )

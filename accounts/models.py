@@ -15,8 +15,9 @@ class User(AbstractUser):
     """The site's user (custom from the first migration so it can grow later)."""
 
     class Meta(AbstractUser.Meta):
-        verbose_name = _("用户")
-        verbose_name_plural = _("用户")
+        # a lazy string, as Django expects; the stubs type the base Meta's as str
+        verbose_name = _("用户")  # type: ignore[assignment]
+        verbose_name_plural = _("用户")  # type: ignore[assignment]
 
 
 class Profile(models.Model):
@@ -38,7 +39,8 @@ class Profile(models.Model):
     )
     nickname = models.CharField(_("昵称"), max_length=32, db_index=True)
     coins = models.BigIntegerField(_("游戏币"), default=0)
-    rating_points = models.BigIntegerField(_("实力积分"), default=0, db_index=True)
+    # indexed with the user id for the overall boards (Meta.indexes)
+    rating_points = models.BigIntegerField(_("实力积分"), default=0)
     is_bot = models.BooleanField(
         _("机器人"), default=False, help_text=_("由电脑操作的账户。")
     )
@@ -51,6 +53,14 @@ class Profile(models.Model):
         verbose_name = _("玩家资料")
         verbose_name_plural = _("玩家资料")
         ordering = ["-rating_points", "id"]
+        # the overall 实力积分 and 游戏币 boards (leaderboard.selectors), in
+        # their order: balance best first, ties to the lower user id
+        indexes = [
+            models.Index(
+                fields=["-rating_points", "user"], name="profile_board_points"
+            ),
+            models.Index(fields=["-coins", "user"], name="profile_board_coins"),
+        ]
         constraints = [
             # One player per nickname, ignoring case ("Ann" and "ann" clash).
             models.UniqueConstraint(
@@ -140,8 +150,8 @@ class LedgerEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        what = self.get_currency_display()  # type: ignore[attr-defined]
-        kind = self.get_kind_display()  # type: ignore[attr-defined]
+        what = self.get_currency_display()
+        kind = self.get_kind_display()
         return f"{what} {self.amount:+d} ({kind})"
 
     def save(self, *args: Any, **kwargs: Any) -> None:

@@ -32,7 +32,9 @@ WELCOME_BODY = gettext_noop(
 def welcome_new_player(sender: Any, request: Any, user: User, **kwargs: Any) -> None:
     """Send the system welcome message, shown in the reader's language
     (stored in Chinese with its msgids, ``accounts.Message.i18n``)."""
-    params = {"name": user.get_username(), "coins": settings.MAHJONG_STARTING_COINS}
+    # "10,000" as the home page and the top bar write it, not "10000"
+    coins = f"{settings.MAHJONG_STARTING_COINS:,}"
+    params = {"name": user.get_username(), "coins": coins}
     inbox_send(
         recipient=user,
         subject=WELCOME_SUBJECT,

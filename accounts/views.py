@@ -15,6 +15,7 @@ from leaderboard.models import OVERALL, PlayerStats
 from .forms import NicknameForm
 from .selectors import inbox_messages, level_progress
 from .services import inbox_mark_read, profile_create, profile_set_nickname
+from .signed_in import signed_in_user
 
 
 @login_required
@@ -22,7 +23,8 @@ def profile(request: HttpRequest) -> HttpResponse:
     """Show the player's balances, level and hands (我的对局, filtered by the
     GET parameters of ``games.forms.HandFilterForm``, with replay links);
     POST changes the nickname."""
-    player_profile = profile_create(user=request.user)  # type: ignore[arg-type]
+    user = signed_in_user(request)
+    player_profile = profile_create(user=user)
     if request.method == "POST":
         form = NicknameForm(request.POST, instance=player_profile)
         from moderation.restrictions import is_muted, until_text
@@ -51,10 +53,10 @@ def profile(request: HttpRequest) -> HttpResponse:
     else:
         form = NicknameForm(instance=player_profile)
     progress = level_progress(points=player_profile.rating_points)
-    stats = PlayerStats.objects.filter(user=request.user, ruleset=OVERALL).first()
+    stats = PlayerStats.objects.filter(user=user, ruleset=OVERALL).first()
     filters = HandFilterForm(request.GET or None)
     hands = Paginator(
-        player_hands(user_id=request.user.pk, **filters.filters()),
+        player_hands(user_id=user.pk, **filters.filters()),
         settings.MAHJONG_MY_GAMES_PAGE_SIZE,
     ).get_page(request.GET.get("page"))
     query = request.GET.copy()

@@ -1,24 +1,29 @@
 """Server work per action, in one process: CPU time and SQL queries.
 
 Plays ``--hands`` hands between two human seats at one table the way the
-websocket path does — ``play.do_apply_action`` for the seat to move, then
+websocket path does — ``games.services.table_act`` for the seat to move, then
 each seat's frame rendered as its consumer renders it
 (``TableConsumer._render_sync``) — and prints one JSON line: actions, CPU
 milliseconds per action (apply; render of the actor's frame; render of the
 opponent's frame) and SQL queries per action for each part.
 
-The two seats' consumers live in different Daphne processes in production
-(each with its own hand cache), so the opponent's render uses a second hand
-cache, as another process would.  Unlike ``bench_ws.py`` this needs no
+Every action and every frame loads its hand from the hand's snapshot row and
+its log (games.services.hands: no process keeps a hand), so both renders do
+what a consumer in any process does.  Unlike ``bench_ws.py`` this needs no
 server, and CPU time (``time.thread_time``) is little disturbed by other
 load on the machine, so it shows what one change saves.
 
     python benchmarks/bench_action.py --hands 20
     python benchmarks/bench_action.py --hands 20 --profile   # + cProfile top 25
+    python benchmarks/bench_action.py --hands 20 --bot normal  # against the bot
+
+With ``--bot LEVEL`` seat 0 plays the server's bot (人机练习): "apply"
+then includes the bot's answers, chosen in the same request.
 
 Default database: PostgreSQL ``postgres://postgres@127.0.0.1:5432/mahjong_bench``
 (``--database-url``; created and migrated when missing), in-memory channel
-layer, no timer jobs (``MAHJONG_SCHEDULER=none``).
+layer, no clock loop (``MAHJONG_CLOCK=command`` and no ``run_clock``: the
+due rows are written, nobody runs them).
 """
 
 from __future__ import annotations
@@ -31,7 +36,6 @@ import os
 import pstats
 import sys
 import time
-from collections import OrderedDict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +49,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--hands", type=int, default=20)
     p.add_argument("--profile", action="store_true", help="print cProfile top 25")
+    p.add_argument("--bot", metavar="LEVEL", help="seat 0 plays the bot of LEVEL")
     p.add_argument(
         "--database-url",
         default=os.environ.get(
@@ -69,7 +74,7 @@ def prepare(url: str) -> None:
         {
             "DATABASE_URL": url,
             "DATABASE_CONN_MAX_AGE": "60",
-            "MAHJONG_SCHEDULER": "none",
+            "MAHJONG_CLOCK": "command",
             "DJANGO_DEBUG": "0",
             "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
         }
@@ -101,8 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     from accounts.services import profile_create
     from games.consumers import TableConsumer
     from games.models import Room
-    from games.services import hands as hand_cache
-    from games.services import play, quick_match
+    from games.protocol import parse_move
+    from games.services import (
+        table_act,
+        table_continue,
+        table_play_bot,
+        table_quick_match,
+    )
 
     room = Room.objects.get(name="新手场")
     tag = f"{int(time.time() * 1000) % 10**9}"
@@ -111,31 +121,20 @@ def main(argv: list[str] | None = None) -> int:
         u = User.objects.create(username=f"ba{tag}_{s}")
         profile_create(user=u)
         users.append(u)
-    quick_match(users[0], room)
-    table = quick_match(users[1], room)
+    if args.bot:
+        table = table_play_bot(user=users[0], room=room, level=args.bot)
+        seats: tuple[int, ...] = (0,)
+    else:
+        table_quick_match(user=users[0], room=room)
+        table = table_quick_match(user=users[1], room=room)
+        seats = (0, 1)
 
     consumers = []
-    for s in (0, 1):
+    for s in seats:
         c = TableConsumer()
         c.table_id, c.seat, c.lang = table.pk, s, None
         c.scope = {"user": users[s]}
         consumers.append(c)
-    caches = [hand_cache._CACHE, OrderedDict()]  # two processes' caches
-    # the group message each write broadcasts (its events reach the other
-    # process's consumer, as games.services.notify.notify_table sends them)
-    sent: dict = {}
-    notify = play.notify_table
-
-    def record_notify(table_id, **kwargs):  # type: ignore[no-untyped-def]
-        sent.clear()
-        sent.update(kwargs)
-        notify(table_id, **kwargs)
-
-    play.notify_table = record_notify
-
-    def as_process(i: int) -> None:
-        hand_cache._CACHE = caches[i]
-
     parts = {"apply": Part(), "render_actor": Part(), "render_opponent": Part()}
 
     def timed(part: str, fn):  # type: ignore[no-untyped-def]
@@ -146,41 +145,39 @@ def main(argv: list[str] | None = None) -> int:
         parts[part].queries += len(q.captured_queries)
         return out
 
-    frames = [consumers[s]._render_sync() or "" for s in (0, 1)]
+    def html(frame) -> str:  # type: ignore[no-untyped-def]
+        return frame.html() if frame is not None else ""
+
+    frames = [html(consumers[s]._render_sync()) for s in seats]
     actions = hands = 0
     profiler = cProfile.Profile(time.thread_time) if args.profile else None
     if profiler:
         profiler.enable()
     while hands < args.hands:
         moves = [choose(f) for f in frames]
-        seat = next((s for s in (0, 1) if moves[s] is not None), None)
+        seat = next((s for s in seats if moves[s] is not None), None)
         if seat is None:
             if 'data-phase="ended"' in frames[0]:
                 hands += 1
-                for s in (0, 1):
-                    play.do_apply_action(table.pk, users[s], {"action": "continue"})
-                frames = [consumers[s]._render_sync() or "" for s in (0, 1)]
+                for s in seats:
+                    table_continue(user=users[s], table_id=table.pk)
+                frames = [html(consumers[s]._render_sync()) for s in seats]
                 continue
             raise SystemExit("no move in either frame:\n" + frames[0][:2000])
-        as_process(seat)
-        move = moves[seat]
-        timed(
-            "apply", lambda s=seat, m=move: play.do_apply_action(table.pk, users[s], m)
-        )  # noqa: E501
-        actions += 1
-        frames[seat] = timed("render_actor", consumers[seat]._render_sync) or ""
-        as_process(1 - seat)
-        hand_id, events = sent.get("hand_id"), sent.get("events")
-        frames[1 - seat] = (
-            timed(
-                "render_opponent",
-                lambda c=consumers[1 - seat], h=hand_id, e=events: c._render_sync(h, e),
-            )
-            or ""
+        timed(  # the consumer's work: read the message, apply the move
+            "apply",
+            lambda s=seat, m=moves[seat]: table_act(
+                user=users[s], table_id=table.pk, move=parse_move(m)
+            ),
         )
+        actions += 1
+        frames[seat] = html(timed("render_actor", consumers[seat]._render_sync))
+        if len(seats) == 2:
+            frames[1 - seat] = html(
+                timed("render_opponent", consumers[1 - seat]._render_sync)
+            )
     if profiler:
         profiler.disable()
-    as_process(0)
     out = {
         "hands": hands,
         "actions": actions,
@@ -197,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout.write(json.dumps(out) + "\n")
     if profiler:
         buf = io.StringIO()
-        pstats.Stats(profiler, stream=buf).sort_stats("cumulative").print_stats(40)
+        pstats.Stats(profiler, stream=buf).sort_stats(
+            os.environ.get("BENCH_SORT", "cumulative")
+        ).print_stats(40)
         sys.stdout.write(buf.getvalue())
     return 0
 

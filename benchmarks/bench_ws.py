@@ -1,8 +1,8 @@
 """Websocket benchmark: N live tables of two bot clients against a local cluster.
 
 Starts (on loopback, and stops at the end) ``--daphnes`` Daphne processes,
-``--workers`` Celery workers and (``--scheduler sweep``, the production
-default) one Celery beat on PostgreSQL + Redis, creates ``2 × N`` players
+``--workers`` Celery workers and ``--clocks`` processes of ``manage.py
+run_clock`` (the tables' one clock) on PostgreSQL + Redis, creates ``2 × N`` players
 paired at N tables, and connects every player over a real websocket — the
 two seats of a table to different Daphne processes, so every move crosses
 the Redis channel layer.  Each client plays from the frames it receives, as
@@ -14,11 +14,22 @@ Prints one JSON line: actions, actions per second, and the latency from
 sending an action to the opponent's frame with the new sequence number
 arriving (a refused action, e.g. one that raced the opponent's move in the
 pre-deal phase where both seats answer, is counted under ``refusals`` and
-not timed) (p50/p90/p99/max, ms; actions sent in the first ``--warmup``
+not timed; an action whose frame the claim veil of issue 11 §5.2 holds back
+until the mover's next action, e.g. a pass on a claim, is counted under
+``veiled`` and not timed) (p50/p90/p99/max, ms; actions sent in the first ``--warmup``
 seconds, when every table deals at once, are not measured), the server
 processes' CPU per action, frames, refusals, hands finished.
 
     python benchmarks/bench_ws.py --tables 100 --seconds 60
+
+``--server bare`` runs the same clients against ``benchmarks/bare_asgi.py``,
+a bare Channels consumer on the same Daphne processes and channel layer that
+answers every message with one ~5 KB frame to each seat (the stack's own
+cost, issue 15's yardstick); ``--server both --runs 5 --tables 50,100,200``
+alternates the two servers run by run (table, bare, bare, table, ...) at each
+size and prints one JSON line per run.  ``infra_cpu_s`` is the CPU of the benchmark
+database's PostgreSQL backends and of Redis over the run (Redis is shared:
+other work on the machine shows up there, and in ``load_average``).
 
 Defaults: PostgreSQL ``postgres://postgres@127.0.0.1:5432/mahjong_bench``
 (created if missing, migrated), Redis database 12 (flushed), think time
@@ -50,7 +61,18 @@ PHASE = re.compile(r'data-phase="([a-z_]*)"')
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--tables", type=int, default=100)
+    p.add_argument(
+        "--tables",
+        default="100",
+        help="tables per run; a comma-separated list runs each size in turn",
+    )
+    p.add_argument(
+        "--server",
+        choices=["table", "bare", "both"],
+        default="table",
+        help="the real table consumer, the bare consumer, or both alternately",
+    )
+    p.add_argument("--runs", type=int, default=1, help="runs per server and size")
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--think", type=float, default=1.0, help="mean think time, s")
     p.add_argument(
@@ -68,11 +90,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--daphnes", type=int, default=4)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument(
-        "--scheduler",
-        choices=["sweep", "celery"],
-        default="sweep",
-        help="deadline timeouts: beat's sweep (production default) or one "
-        "Celery countdown job per prompt",
+        "--clocks",
+        type=int,
+        default=1,
+        help="processes of manage.py run_clock (timeouts, paced 托管, ...)",
     )
     p.add_argument(
         "--database-url",
@@ -104,7 +125,7 @@ def prepare(args: argparse.Namespace) -> dict[str, str]:
     env = {
         "DATABASE_URL": args.database_url,
         "REDIS_URL": args.redis_url,
-        "MAHJONG_SCHEDULER": args.scheduler,
+        "MAHJONG_CLOCK": "command",
         "DJANGO_LOG_LEVEL": "WARNING",
         "DJANGO_DEBUG": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -126,14 +147,17 @@ def make_tables(n: int) -> list[tuple[int, str, str]]:
 
     from accounts.models import User
     from accounts.services import profile_create
-    from games.models import Room, Table
-    from games.services import quick_match
+    from games.models import Due, Room, Table
+    from games.services import table_quick_match
 
     # tables of earlier runs (this database is the benchmark's own) are
-    # closed, or the deadline sweep would play their hands out by timeouts
+    # closed and their due rows dropped, or this run's clock would play their
+    # hands out (their players left: the disconnect grace, then paced 托管
+    # to the end of each hand), CPU no move of this run causes
     Table.objects.exclude(status=Table.Status.CLOSED).update(
         status=Table.Status.CLOSED, deadline=None
     )
+    Due.objects.all().delete()
     room = Room.objects.get(name="新手场")
     tag = f"{int(time.time()) % 100000:05d}"
     out = []
@@ -148,8 +172,8 @@ def make_tables(n: int) -> list[tuple[int, str, str]]:
             c = Client()
             c.force_login(u)
             cookies.append(c.cookies["sessionid"].value)
-        quick_match(users[0], room)
-        table = quick_match(users[1], room)
+        table_quick_match(user=users[0], room=room)
+        table = table_quick_match(user=users[1], room=room)
         out.append((table.pk, cookies[0], cookies[1]))
     return out
 
@@ -165,21 +189,27 @@ class Stats:
         self.measure_from = 0.0
         self.refusal_samples: list[str] = []
         self.measured_actions = 0
+        self.veiled = 0
+
+
+def options(frame: str) -> list[dict]:
+    """The moves of the frame's ws-send forms but 托管 (``auto_play``)."""
+    found = []
+    for raw in VALS.findall(frame):
+        try:
+            found.append(json.loads(html.unescape(raw)))
+        except ValueError:
+            continue
+    return [o for o in found if o.get("action") != "auto_play"]
 
 
 def choose(frame: str) -> dict | None:
     """Pick a move from the frame's ws-send forms (None: nothing to do)."""
-    options = []
-    for raw in VALS.findall(frame):
-        try:
-            options.append(json.loads(html.unescape(raw)))
-        except ValueError:
-            continue
-    options = [o for o in options if o.get("action") != "auto_play"]
-    if not options:
+    moves = options(frame)
+    if not moves:
         return None
     by = {}
-    for o in options:
+    for o in moves:
         by.setdefault(o["action"], []).append(o)
     for kind in ("win",):
         if kind in by:
@@ -233,6 +263,13 @@ async def table_clients(
             return
         t0 = time.perf_counter()
         measured = time.monotonic() >= stats.measure_from
+        # this seat's earlier action whose frame the opponent has not had
+        # yet was veiled (issue 11 §5.2: after a claim window the discarder
+        # sees the opponent's pass only with the opponent's next move), so
+        # its frame comes with this action: not the earlier one's latency
+        for item in [i for i in pending if i[0] == 1 - seat]:
+            pending.remove(item)
+            stats.veiled += item[2] > 0
         pending.append((1 - seat, seq, t0 if measured else -t0))
         stats.actions += 1
         stats.measured_actions += measured
@@ -287,14 +324,20 @@ async def table_clients(
             await s.close()
 
 
+def ws_path(args, tid: int, seat: int) -> str:
+    """The websocket path of seat ``seat`` at table ``tid`` on this server."""
+    path = getattr(args, "path", None)
+    return path(tid, seat) if path else f"/ws/table/{tid}/"
+
+
 async def run_clients(cluster, tables, args, stats: Stats) -> float:
     start = time.monotonic()
     stop = start + args.seconds
     stats.measure_from = start + min(args.warmup, args.seconds / 2)
     coros = [
         table_clients(
-            cluster.url(i, f"/ws/table/{tid}/"),
-            cluster.url(i + 1, f"/ws/table/{tid}/"),
+            cluster.url(i, ws_path(args, tid, 0)),
+            cluster.url(i + 1, ws_path(args, tid, 1)),
             (c0, c1),
             stats,
             args,
@@ -326,32 +369,63 @@ def cpu_seconds(cluster) -> dict[str, float]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    env = prepare(args)
-    os.environ.update(env)
-    import django
+def infra_cpu(database: str) -> float:
+    """CPU seconds (user + system) used so far by this database's PostgreSQL
+    backends and by Redis (a backend that exits during a run takes its CPU
+    time with it: the figure is a lower bound)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+            comm = text[text.index("(") + 1 : text.rindex(")")]
+            if comm.startswith("postgres"):
+                cmd = (stat.parent / "cmdline").read_bytes().decode(errors="replace")
+                if f" {database} " not in cmd:
+                    continue
+            elif not comm.startswith("redis-server"):
+                continue
+        except (OSError, ValueError):
+            continue
+        parts = text.rsplit(")", 1)[1].split()
+        total += int(parts[11]) + int(parts[12])
+    return total / tick
 
-    django.setup()
+
+def bare_tables(n: int) -> list[tuple[int, str, str]]:
+    """n tables of the bare consumer: no players, no database rows."""
+    return [(i, "", "") for i in range(n)]
+
+
+def run_once(args, env: dict[str, str], server: str, n_tables: int) -> dict:
+    """One run of ``args.seconds`` at ``n_tables`` tables; the result line."""
     from tests.games.live import Cluster
 
-    tables = make_tables(args.tables)
+    bare = server == "bare"
+    tables = bare_tables(n_tables) if bare else make_tables(n_tables)
     cluster = Cluster(
         env,
         daphnes=args.daphnes,
-        workers=args.workers,
-        beat=args.scheduler == "sweep",
+        workers=0 if bare else args.workers,
+        clocks=0 if bare else args.clocks,
+        asgi="benchmarks.bare_asgi:application" if bare else Cluster.asgi,
     )
+    args.path = (lambda tid, s: f"/ws/bare/{tid}/{s}/") if bare else None
     stats = Stats()
     cpu_before: dict[str, float] = {}
     cpu_after: dict[str, float] = {}
     client_cpu = 0.0
+    infra = 0.0
+    run_args = argparse.Namespace(**{**vars(args), "tables": n_tables})
     try:
         cluster.start()
         cpu_before = cpu_seconds(cluster)
+        database = args.database_url.rsplit("/", 1)[1]
+        infra_before = infra_cpu(database)
         client_before = time.process_time()
-        elapsed = asyncio.run(run_clients(cluster, tables, args, stats))
+        elapsed = asyncio.run(run_clients(cluster, tables, run_args, stats))
         client_cpu = time.process_time() - client_before
+        infra = infra_cpu(database) - infra_before
         cpu_after = cpu_seconds(cluster)
     finally:
         cluster.stop()
@@ -363,19 +437,21 @@ def main(argv: list[str] | None = None) -> int:
             return None
         return round(lat[min(len(lat) - 1, int(p / 100 * len(lat)))], 1)
 
-    out = {
-        "tables": args.tables,
-        "clients": 2 * args.tables,
+    warmup = min(args.warmup, args.seconds / 2)
+    return {
+        "server": server,
+        "tables": n_tables,
+        "clients": 2 * n_tables,
         "daphnes": args.daphnes,
-        "workers": args.workers,
-        "scheduler": args.scheduler,
+        "workers": 0 if bare else args.workers,
+        "clocks": 0 if bare else args.clocks,
         "seconds": round(elapsed, 1),
         "think_mean_s": args.think,
         "actions": stats.actions,
         "actions_per_second": round(stats.actions / elapsed, 1) if elapsed else 0,
-        "warmup_s": min(args.warmup, args.seconds / 2),
+        "warmup_s": warmup,
         "measured_actions_per_second": round(
-            stats.measured_actions / (elapsed - min(args.warmup, args.seconds / 2)), 1
+            stats.measured_actions / (elapsed - warmup), 1
         ),
         "latency_ms": {
             "n": len(lat),
@@ -391,19 +467,49 @@ def main(argv: list[str] | None = None) -> int:
             if stats.actions
             else None
         ),
+        "infra_cpu_s": round(infra, 1),
+        "server_and_infra_cpu_ms_per_action": (
+            round(1000 * (sum(cpu.values()) + infra) / stats.actions, 1)
+            if stats.actions
+            else None
+        ),
         # the 2 × N clients share this one process and the server's cores:
         # while it is busy, frames wait in its event loop and the latencies
         # above include that wait
         "client_cpu_s": round(client_cpu, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "frames": stats.frames,
+        # measured actions whose opponent frame the claim veil held back
+        "veiled": stats.veiled,
         "refusals": stats.refusals,
         "refusal_samples": stats.refusal_samples,
         "hands_finished": stats.hands,
         "errors": stats.errors[:5],
     }
-    sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
-    return 0 if not stats.errors else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    env = prepare(args)
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    sizes = [int(x) for x in str(args.tables).split(",") if x.strip()]
+    servers = ["table", "bare"] if args.server == "both" else [args.server]
+    failed = False
+    for n in sizes:
+        for r in range(args.runs):
+            # alternate which server goes first, so drift in the machine's
+            # load does not always favour the same one
+            order = servers if r % 2 == 0 else servers[::-1]
+            for server in order:
+                out = run_once(args, env, server, n)
+                out["run"] = r + 1
+                failed = failed or bool(out["errors"])
+                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -13,10 +13,12 @@ from django.utils.translation import gettext_lazy as _
 
 from . import selectors
 from .models import (
+    Due,
     HandEvent,
     HandRecord,
     HandReview,
     HandSeat,
+    HandSnapshot,
     Match,
     Room,
     Table,
@@ -49,6 +51,44 @@ class TableAdmin(admin.ModelAdmin):
     search_fields = ("=id", "seat0__username", "seat1__username", "invite_token")
     raw_id_fields = ("seat0", "seat1", "match", "hand")
     date_hierarchy = "created"
+
+
+@admin.register(Due)
+class DueAdmin(admin.ModelAdmin):
+    """The clock's planned rows (games.services.clock), read-only: the loop
+    deletes each when it runs it."""
+
+    list_display = ("table", "kind", "at", "hand", "seq", "seat")
+    list_filter = ("kind",)
+    search_fields = ("=table__id",)
+    raw_id_fields = ("table", "hand")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(HandSnapshot)
+class HandSnapshotAdmin(admin.ModelAdmin):
+    """Which hand is stored at which seq, nothing more: the snapshot itself
+    (the wall, both hands, the seed) is never shown, not even to staff; the
+    hand's events are, with the redaction of the hand's admin page."""
+
+    list_display = ("hand", "seq")
+    fields = ("hand", "seq")
+    search_fields = ("=hand__id",)
+    raw_id_fields = ("hand",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Match)
@@ -105,7 +145,7 @@ class HandEventInline(admin.TabularInline):
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return selectors.events_as_seen(
-            super().get_queryset(request), user=request.user
+            events=super().get_queryset(request), user=request.user
         )
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -118,10 +158,10 @@ class HandEventInline(admin.TabularInline):
     def shown(self, obj: HandEvent) -> Any:
         return json.dumps(obj.shown, ensure_ascii=False)  # type: ignore[attr-defined]
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # the log is append-only
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -174,7 +214,8 @@ class HandEventAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return selectors.events_as_seen(
-            super().get_queryset(request).select_related("hand"), user=request.user
+            events=super().get_queryset(request).select_related("hand"),
+            user=request.user,
         )
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -199,17 +240,22 @@ class HandEventAdmin(admin.ModelAdmin):
         response = super().change_view(request, object_id, form_url, extra_context)
         event = self.get_object(request, object_id)
         private = event is not None and event.public is not None
-        if response.status_code == 200 and private and not _hidden(request, event.hand):
+        if (
+            response.status_code == 200
+            and private
+            and event is not None  # (private says so; for the type checker)
+            and not _hidden(request, event.hand)
+        ):
             _audit_live_view(request, event.hand)  # a private event of a live hand
         return response
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # the log is append-only
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -237,13 +283,13 @@ class HandSeatAdmin(admin.ModelAdmin):
     raw_id_fields = ("hand", "user", "opponent")
     date_hierarchy = "ended"
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -265,8 +311,8 @@ class HandReviewAdmin(admin.ModelAdmin):
     raw_id_fields = ("hand",)
     date_hierarchy = "created"
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

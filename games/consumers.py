@@ -2,16 +2,20 @@
 
 Thin: authenticate (session, via AuthMiddlewareStack in asgi.py), parse the
 JSON, call the services, render this seat's frame.  Every consumer renders
-its *own* seat's frame (games.presenters.render_frame) when the table's group
+its *own* seat's frame (games.presenters.render.seat_frame) when the table's group
 is told that something changed, so no browser receives another seat's view.
 
 Browser → server: ``{"action": kind, "seq": N, ...fields}`` (htmx ws-send);
-``{"action": "ping"}`` every ``MAHJONG_PRESENCE_BEAT`` seconds from
-static/js/table.js, the presence heartbeat (games.presence), never answered.
+``{"action": "ping", "seq": N}`` every ``MAHJONG_PRESENCE_BEAT`` seconds from
+static/js/table.js, the presence heartbeat (games.presence), answered only
+when ``N`` is not the seq last sent (then with the whole frame).
 At most ``MAX_MESSAGE_CHARS`` characters nested ``MAX_MESSAGE_DEPTH`` deep;
 anything else, like every refusal, is answered with a toast and the socket
 stays open; ``sync`` is rate-limited per socket (:class:`TokenBucket`).
-Server → browser: the frame HTML (hx-swap-oob fragments); a refusal is a
+Server → browser: the frame HTML (hx-swap-oob fragments): the whole frame
+on connect, on ``sync`` and when the browser's seq (sent with its actions and
+pings) is not the one last sent on this socket, else only the fragments that
+changed (games.presenters.render.Frame.changes); a refusal is a
 ``<div id="toast" hx-swap-oob="true" role="alert">`` fragment and changes
 nothing; when the player moves to another table (分组) a
 ``<div id="redirect" hx-swap-oob="true" data-url="...">`` fragment.
@@ -28,10 +32,10 @@ import logging
 import math
 import re
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -42,28 +46,24 @@ from django.utils.translation import gettext_lazy
 
 from games.engine.errors import ActionError
 from mahjong_site.middleware import chosen_language
-from mahjong_site.prepared import PreparedQuery
 
 from . import presence
 from .models import Table
-from .presenters import render_frame, render_toast
-from .services import TableError, play
-from .services.hands import absorb_events
+from .presenters import render_toast
+from .presenters.render import Frame, seat_frame
+from .protocol import TABLE_REQUESTS, parse_move, refusal_message
+from .services import TableError, seats
+from .services.act import table_act
+from .services.hands import fetch_table
 from .services.notify import table_group
 
 log = logging.getLogger(__name__)
 
-_RENDER_TIME = re.compile(r' data-now="\d+"')
-"""The frame's render time (status partial), left out when comparing frames."""
 
-FRAME_TABLE: PreparedQuery[Table] = PreparedQuery(
-    lambda pk: (
-        Table.objects.select_related("room", "hand", "match")
-        .order_by()
-        .filter(pk=pk)[:1]
-    )
-)
-"""The table with what a frame shows of it, compiled once (read per event)."""
+def frame_table(table_id: int) -> Table | None:
+    """The table with what a frame shows of it, in one query: its room, match,
+    hand and the hand's snapshot (games.services.hands.load_hand), or None."""
+    return fetch_table(table_id)
 
 
 MAX_MESSAGE_CHARS = 4096
@@ -159,8 +159,8 @@ def _pooled(func: Any) -> Any:
 
     Channels' default runs every consumer's database work of a process on a
     single thread, so one table's queries wait for every other table's; the
-    services hold the table's row lock and each hand's own lock
-    (games.services.hands.hand_lock), so parallel threads are safe.  SQLite
+    services hold the table's row lock and load a hand of their own for each
+    request (games.services.hands), so parallel threads are safe.  SQLite
     (the embedded default, one writer at a time anyway) keeps the single
     thread: its in-memory test database locks whole tables across threads.
     """
@@ -209,25 +209,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     seat: int | None = None
     lang: str | None = None  # None: the source language (Chinese)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Call the message's handler, without Channels' per-message hop.
-
-        Channels 4.2+ runs ``close_old_connections`` on the process's one
-        sync thread before every handler (``aclose_old_connections``): a
-        thread hop per websocket message and per group message, which every
-        table of the process queues behind.  The handlers here touch the
-        database only through :func:`_pooled` (``database_sync_to_async``),
-        which closes stale connections in the thread that uses them, before
-        and after.
-
-        Raises:
-            ValueError: no handler for the message's type (as Channels).
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+    _sent: Mapping[str, str] | None = None  # the fragments last sent, by name
+    _sent_seq: int | None = None  # the seq of the frame last sent
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -264,7 +247,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await _cached(presence.socket_beat)(
             table_id=self.table_id, seat=seat, socket_id=self.channel_name
         )
-        await _pooled(play.note_connect)(self.table_id, seat)
+        await _pooled(seats.seat_connect)(table_id=self.table_id, seat=seat)
         await self.send_frame()
 
     async def disconnect(self, code: int) -> None:
@@ -277,7 +260,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await _cached(presence.socket_gone)(
             table_id=self.table_id, seat=self.seat, socket_id=self.channel_name
         )
-        await _pooled(play.note_disconnect)(self.table_id, self.seat)
+        await _pooled(seats.seat_disconnect)(table_id=self.table_id, seat=self.seat)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None
@@ -304,18 +287,32 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(self._toast(BAD_MESSAGE))
             return
         kind = payload.get("action") if isinstance(payload, dict) else None
+        behind = self._behind(payload)
         if kind == "ping":
             await self.heartbeat()
+            if behind:
+                await self.send_frame()
             return
         if kind == "sync" and not self._syncs.take(time.monotonic()):
             await self.send(self._toast(TOO_FAST))
             return
         user = self.scope["user"]
         try:
-            table = await _pooled(play.do_apply_action)(self.table_id, user, payload)
+            if kind == "sync":  # seated (checked at connect): the whole frame
+                self._sent = None  # the browser asks for everything again
+                await self.send_frame()
+                return
+            request = TABLE_REQUESTS.get(kind) if isinstance(kind, str) else None
+            if request is not None:
+                table = await _pooled(request)(user=user, table_id=self.table_id)
+            else:
+                move = parse_move(payload)
+                table = await _pooled(table_act)(
+                    user=user, table_id=self.table_id, move=move
+                )
         except (ActionError, TableError) as exc:
             with translation.override(self.lang):
-                message = play.refusal_message(exc)
+                message = refusal_message(exc)
             await self.send(render_toast(message))
             return
         if table.pk != self.table_id:
@@ -323,8 +320,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(
                 f'<div id="redirect" hx-swap-oob="true" data-url="{url}"></div>'
             )
-        elif kind == "sync":
-            await self.send_frame()
 
     async def heartbeat(self) -> None:
         """The browser's ``ping`` (every ``MAHJONG_PRESENCE_BEAT`` s): keep this
@@ -342,22 +337,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             table_id=self.table_id, seat=self.seat, socket_id=self.channel_name
         )
         if back:  # its entry had expired (a long pause): here again
-            await _pooled(play.note_connect)(self.table_id, self.seat)
+            await _pooled(seats.seat_connect)(table_id=self.table_id, seat=self.seat)
         other = 1 - self.seat
         if not here and self._opponent_seen is not False:
-            await _pooled(play.note_disconnect)(self.table_id, other)
+            await _pooled(seats.seat_disconnect)(table_id=self.table_id, seat=other)
         self._opponent_seen = here
 
     async def table_update(self, event: dict[str, Any]) -> None:
         """Group message: something changed at the table; render my frame.
 
-        The message may carry the events just logged (``hand``, ``events``),
-        which bring this process's cached hand up to date before rendering.
+        A message that carries the events just logged (``events``) is a
+        move: the frame is sent only if it changed (:meth:`send_frame`).
         """
-        hand_id, events = event.get("hand"), event.get("events")
-        await self.send_frame(
-            hand_id if events else None, events, changed_only=bool(events)
-        )
+        await self.send_frame(changed_only=bool(event.get("events")))
         reveal = event.get("reveal")
         if reveal and reveal.get("seat") == self.seat:
             delay = max(0.0, float(reveal["at"]) - time.time()) + 0.02
@@ -378,15 +370,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         await asyncio.sleep(delay)
         await self.send_frame(changed_only=True)
 
-    async def send_frame(
-        self,
-        hand_id: int | None = None,
-        events: list[dict[str, Any]] | None = None,
-        *,
-        changed_only: bool = False,
-    ) -> None:
-        """Render and send this seat's frame.
+    def _behind(self, payload: Any) -> bool:
+        """Whether the browser says it holds another seq than the one last
+        sent on this socket (``seq`` of an action or a ping); if so, the
+        next frame sent is whole.  A message without a seq says nothing."""
+        seq = payload.get("seq") if isinstance(payload, dict) else None
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            return False
+        if self._sent_seq is None or seq == self._sent_seq:
+            return False
+        self._sent = None
+        return True
 
+    async def send_frame(self, *, changed_only: bool = False) -> None:
+        """Render this seat's frame and send what the browser lacks of it.
+
+        The whole frame when nothing was sent on this socket yet or the
+        browser is behind (:meth:`_behind`), after connecting and on
+        ``sync``; otherwise only the fragments that changed since the last
+        frame sent (games.presenters.render.Frame.changes).
         ``changed_only`` (group updates for moves): send nothing when the
         frame is the one last sent but for its render time (``data-now``).
         A move this seat cannot see — the opponent's pass behind the claim
@@ -394,13 +396,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         message: when it arrives would tell whether a claim was possible
         (issue 11 §5.2).  Connecting and ``sync`` always send.
         """
-        html = await self._render(hand_id, events)
+        frame = await self._render()
+        if frame is None:
+            return
+        if self._sent is None:
+            html: str | None = frame.html()
+        else:
+            html = frame.changes(self._sent, always=not changed_only)
         if html is None:
             return
-        key = _RENDER_TIME.sub("", html)
-        if changed_only and key == getattr(self, "_last_frame", None):
-            return
-        self._last_frame = key
+        self._sent, self._sent_seq = frame.parts, frame.seq
         await self.send(html)
 
     async def _seat_of(self, user_id: int) -> int | None:
@@ -410,21 +415,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         return None if table is None else table.seat_of(user_id)
 
-    async def _render(
-        self, hand_id: int | None = None, events: list[dict[str, Any]] | None = None
-    ) -> str | None:
-        return await _pooled(self._render_sync)(hand_id, events)
+    async def _render(self) -> Frame | None:
+        return await _pooled(self._render_sync)()
 
-    def _render_sync(
-        self, hand_id: int | None = None, events: list[dict[str, Any]] | None = None
-    ) -> str | None:
-        if hand_id is not None and events:
-            absorb_events(hand_id, events)
-        table = FRAME_TABLE.first(self.table_id)
+    def _render_sync(self) -> Frame | None:
+        table = frame_table(self.table_id)
         if table is None or self.seat is None:
             return None
         with translation.override(self.lang):  # thread-local: set in this thread
-            return render_frame(table, self.seat, user=self.scope["user"])
+            return seat_frame(table, self.seat, user=self.scope["user"])
 
     def _toast(self, message: Any) -> str:
         """A toast of ``message`` (a lazy translation) in the player's language."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -11,7 +11,7 @@ from games.rules.rulesets import NAMES
 
 
 def _ruleset_choices() -> list[tuple[str, Any]]:
-    from games.templatetags.mj_table import ruleset_name
+    from games.display.names import ruleset_name
 
     return [("", _("全部规则")), *((n, ruleset_name(n)) for n in NAMES)]
 
@@ -63,10 +63,11 @@ class HandFilterForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = _ruleset_choices()
+        cast(forms.ChoiceField, self.fields["ruleset"]).choices = _ruleset_choices()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and start > end:
             self.add_error("date_to", _("结束日期早于开始日期。"))

@@ -10,6 +10,10 @@ still due.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Collection
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -72,7 +76,7 @@ class Table(models.Model):
     is None.  ``seq`` is the current hand's last event number (0 between
     hands).  ``deadline`` is when the open prompt times out; ``veil`` hides,
     from the seat that just discarded, whether the opponent had a claim
-    (see ``games.services.play``).  Who is connected is not stored here but
+    (see ``games.services.veil``).  Who is connected is not stored here but
     in games.presence (TTL heartbeats per socket, issue 15); ``away_since``
     holds, per seat, when the seat was found away — its last websocket
     closed or its presence expired (epoch seconds; None while present) — and
@@ -142,12 +146,6 @@ class Table(models.Model):
     )
     seq = models.PositiveIntegerField(_("序号"), default=0)
     deadline = models.DateTimeField(_("截止时间"), null=True, blank=True)
-    timer_at = models.DateTimeField(
-        _("定时任务"),
-        null=True,
-        blank=True,
-        help_text=_("最早一个待执行的超时任务的时间。"),
-    )
     settle_deadline = models.DateTimeField(_("结算倒计时"), null=True, blank=True)
     continue_votes = models.JSONField(_("继续"), default=list, blank=True)
     veil = models.JSONField(_("遮挡"), null=True, blank=True)
@@ -178,12 +176,46 @@ class Table(models.Model):
         ordering = ["-id"]
         indexes = [
             models.Index(fields=["room", "status", "kind"]),
-            # the deadline sweep (games.services.play.sweep_deadlines)
-            models.Index(fields=["status", "deadline"], name="games_table_sweep"),
         ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_kind_display()}"
+
+    _loaded_values: dict[str, Any] | None = None
+    """Each column's value as read (attname -> value), for :meth:`changed_fields`."""
+
+    @classmethod
+    def from_db(
+        cls,
+        db: str | None,
+        field_names: Collection[str],
+        values: Collection[Any],
+        **kwargs: Any,
+    ) -> Table:
+        """Keep the values as read (Django's "customizing model loading").
+
+        The JSON columns are copied: a list or dict changed in place must
+        still count as changed.
+        """
+        instance = super().from_db(db, field_names, values, **kwargs)
+        instance._loaded_values = {
+            name: copy.deepcopy(v) if isinstance(v, list | dict) else v
+            for name, v in zip(field_names, values, strict=True)
+            if v is not models.DEFERRED
+        }
+        return instance
+
+    def changed_fields(self) -> list[str] | None:
+        """The attnames whose value differs from the one read, or None for a
+        row not read from the database (every field must be saved)."""
+        loaded = self._loaded_values
+        if loaded is None:
+            return None
+        return [
+            f.attname
+            for f in self._meta.concrete_fields
+            if f.attname not in loaded or getattr(self, f.attname) != loaded[f.attname]
+        ]
 
     @property
     def is_bot(self) -> bool:
@@ -204,6 +236,54 @@ class Table(models.Model):
 
     def is_human(self, seat: int) -> bool:
         return not (self.is_bot and seat == 1)
+
+
+class Due(models.Model):
+    """A due time of a table: the one clock's row (games.services.clock).
+
+    Every delayed step of a live table is one of these: the turn and claim
+    timeouts, paced 托管, the disconnect grace, the settlement countdown and
+    the bot offer.  The clock's loop claims due rows (``FOR UPDATE SKIP
+    LOCKED``), locks the table and acts only if the table is still at
+    ``hand`` and ``seq`` (when set), then deletes the row.  A table has at
+    most one row of each kind except ``seat_away`` (one per absence).
+    """
+
+    class Kind(models.TextChoices):
+        TIMEOUT = "timeout", _("超时")
+        AUTO_STEP = "auto_step", _("托管节奏")
+        SEAT_AWAY = "seat_away", _("断线宽限")
+        SETTLE = "settle", _("结算倒计时")
+        BOT_OFFER = "bot_offer", _("机器人邀请")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("牌桌")
+    )
+    kind = models.CharField(_("类型"), max_length=10, choices=Kind.choices)
+    at = models.DateTimeField(_("到期时间"), db_index=True)
+    hand = models.ForeignKey(
+        "HandRecord",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("牌局"),
+    )
+    seq = models.PositiveIntegerField(
+        _("序号"),
+        null=True,
+        blank=True,
+        help_text=_("只在牌桌仍处于这个序号时执行；为空则不检查。"),
+    )
+    seat = models.PositiveSmallIntegerField(_("座位"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("到期任务")
+        verbose_name_plural = _("到期任务")
+        indexes = [models.Index(fields=["table", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.table_id} @{self.at:%H:%M:%S}"
 
 
 class Match(models.Model):
@@ -363,6 +443,48 @@ class HandEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand_id}:{self.seq} {self.kind}"
+
+
+class HandSnapshot(models.Model):
+    """The state of a hand at ``seq``: one row per hand, server only.
+
+    ``data`` is :func:`games.engine.snapshot.hand_to_snapshot` (the wall, both
+    hands and the seed: never sent to a browser), ``events`` the recent
+    events up to ``seq`` (:func:`games.engine.snapshot.recent_events`: from
+    the one before the last discard).  Written with the events of
+    every move in the move's transaction under the table's row lock, so it is
+    always the state after the hand's last logged event; every action and
+    frame loads it instead of replaying the log (games.services.hands).  The
+    log stays the truth: a snapshot that is missing, of another format or
+    unequal to the replayed log is rebuilt from it
+    (games.services.hands.check_snapshot, run by crash recovery).
+    """
+
+    hand = models.OneToOneField(
+        HandRecord,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="snapshot",
+    )
+    seq = models.PositiveIntegerField(_("序号"))
+    data = models.JSONField(_("内容"))
+    # the recent events up to ``seq`` (games.engine.snapshot.recent_events,
+    # as events_to_rows), a copy of the last HandEvent rows kept here so that
+    # a frame loads its hand in one read (frames and the veil read them); the
+    # whole log stays in the HandEvent rows (benchmarks/bench_action.py)
+    events = models.JSONField(_("牌局事件"), default=list)
+    # the hand before its latest 加杠 ({"data", "events"} as above) while that
+    # kong's ROB window may still be veiled from its maker
+    # (games.services.veil): the maker's frame shows that state, loaded from
+    # here instead of replaying the log (games.services.hands.store_hand)
+    rob_base = models.JSONField(_("抢杠前状态"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("牌局快照")
+        verbose_name_plural = _("牌局快照")
+
+    def __str__(self) -> str:
+        return f"{self.hand_id}@{self.seq}"
 
 
 class HandSeat(models.Model):

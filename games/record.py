@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy, pgettext
 from accounts.models import Profile
 
 from . import selectors
+from .display.names import bot_name, fan_name
 from .models import HandRecord
-from .templatetags.mj_table import bot_name, fan_name
 
 KIND_LABELS = {
     "hand_started": gettext_lazy("开局"),

@@ -1,4 +1,8 @@
-"""Reads for live play: the lobby, table and hand-record access checks."""
+"""Reads for live play: the lobby, table and hand-record access checks.
+
+Keyword-only; ``user`` is whoever asks (``request.user``: a user, or
+anonymous).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
 from django.http import Http404
+
+from accounts.models import User
 
 from .models import HandEvent, HandRecord, HandSeat, Room, Table
 from .presence import waiters_present
@@ -80,9 +87,11 @@ class QueueState:
     waiting: int
 
 
-def queue_state(user: Any, *, now: float | None = None) -> QueueState | None:
+def queue_state(
+    *, user: User | AnonymousUser, now: float | None = None
+) -> QueueState | None:
     """The queue ``user`` is in (a waiting 快速开始 table), or None."""
-    uid = getattr(user, "pk", None)
+    uid = user.pk
     if uid is None:
         return None
     table = (
@@ -124,7 +133,7 @@ def lobby_groups(rooms: list[LobbyRoom] | None = None) -> list[LobbyGroup]:
     return [LobbyGroup(n, by_ruleset[n]) for n in order]
 
 
-def access_table(user: Any, table_id: int) -> tuple[Table, int]:
+def access_table(*, user: User | AnonymousUser, table_id: int) -> tuple[Table, int]:
     """Return ``(table, seat)`` for a player seated at ``table_id``.
 
     Raises:
@@ -136,13 +145,13 @@ def access_table(user: Any, table_id: int) -> tuple[Table, int]:
         .filter(pk=table_id)
         .first()
     )
-    seat = table.seat_of(getattr(user, "pk", None)) if table else None
+    seat = table.seat_of(user.pk) if table else None
     if table is None or seat is None:
         raise Http404("no such table")
     return table, seat
 
 
-def access_hand_record(user: Any, hand_id: int) -> HandRecord:
+def access_hand_record(*, user: User | AnonymousUser, hand_id: int) -> HandRecord:
     """Return a hand for its two players and staff, only once it has ended.
 
     Raises:
@@ -155,10 +164,7 @@ def access_hand_record(user: Any, hand_id: int) -> HandRecord:
     )
     if record is None or record.status == HandRecord.Status.LIVE:
         raise Http404("no such hand")
-    allowed = (
-        getattr(user, "is_staff", False)
-        or record.seat_of(getattr(user, "pk", None)) is not None
-    )
+    allowed = user.is_staff or record.seat_of(user.pk) is not None
     if not allowed:
         raise Http404("no such hand")
     return record
@@ -246,7 +252,7 @@ class ReplayAccess:
         return self.seat is not None
 
 
-def access_replay(user: Any, hand_id: int) -> ReplayAccess:
+def access_replay(*, user: User | AnonymousUser, hand_id: int) -> ReplayAccess:
     """May ``user`` watch the replay of hand ``hand_id``?  Returns who they are.
 
     Nobody while the hand is played; after it (ended or annulled) its two
@@ -259,8 +265,8 @@ def access_replay(user: Any, hand_id: int) -> ReplayAccess:
     record = HandRecord.objects.select_related("table").filter(pk=hand_id).first()
     if record is None or record.status == HandRecord.Status.LIVE:
         raise Http404("no such hand")
-    staff = bool(getattr(user, "is_staff", False))
-    seat = record.seat_of(getattr(user, "pk", None))
+    staff = bool(user.is_staff)
+    seat = record.seat_of(user.pk)
     if seat is None and not staff and not record.public:
         raise Http404("no such hand")
     return ReplayAccess(record=record, seat=seat, staff=staff)
@@ -298,7 +304,7 @@ def player_hands(
     return rows.order_by("-ended", "-id")
 
 
-def live_events_hidden(*, user: Any, status: str) -> bool:
+def live_events_hidden(*, user: User | AnonymousUser, status: str) -> bool:
     """True when ``user`` may not read a hand's private events now.
 
     While a hand is played (``status`` live) its private events (the deal,
@@ -308,17 +314,17 @@ def live_events_hidden(*, user: Any, status: str) -> bool:
     Once the hand has ended or been annulled, staff see everything (issue 11
     §5.7).
     """
-    return status == HandRecord.Status.LIVE and not getattr(user, "is_superuser", False)
+    return status == HandRecord.Status.LIVE and not user.is_superuser
 
 
-def events_as_seen(events: Any, *, user: Any) -> Any:
+def events_as_seen(*, events: Any, user: User | AnonymousUser) -> Any:
     """``events`` (a HandEvent queryset) annotated with ``shown``: the payload
     ``user`` may read — a live hand's private events in their public
     (redacted) form unless ``user`` is a superuser (see
     :func:`live_events_hidden`)."""
     from django.db.models import JSONField
 
-    if getattr(user, "is_superuser", False):
+    if user.is_superuser:
         return events.annotate(shown=F("payload"))
     return events.annotate(
         shown=Case(

@@ -10,6 +10,7 @@ its first paint here uses the same context and partials as every later frame
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -21,12 +22,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import User
+from accounts.signed_in import signed_in_user
+
 from . import presence, presenters, selectors
+from .display.names import BOT_LEVEL_LABELS
 from .engine.bots import LEVELS
 from .models import Room, Table
+from .protocol import TABLE_REQUESTS
+from .services import TableError
 from .services import tables as table_services
-from .services.play import TableError
-from .templatetags.mj_table import BOT_LEVEL_LABELS
 
 BOT_LEVELS = tuple(BOT_LEVEL_LABELS.items())
 """Bot levels offered in the lobby, weakest first (keys of engine.bots.LEVELS)."""
@@ -85,7 +90,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     balance = None
     _lobby_beat(request)
     if request.user.is_authenticated:
-        current = table_services.open_table_of(request.user)
+        current = table_services.table_open_of(user=request.user)
         profile = getattr(request.user, "profile", None)
         balance = getattr(profile, "coins", None)
     rooms = selectors.lobby_rooms()
@@ -97,7 +102,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "groups": selectors.lobby_groups(rooms),
             "balance": balance,
             "current": current,
-            "queue": selectors.queue_state(request.user),
+            "queue": selectors.queue_state(user=request.user),
             "beat": settings.MAHJONG_PRESENCE_BEAT,
             "seat_block": _seat_block(request),
             "bot_levels": [(k, str(v)) for k, v in BOT_LEVELS if k in LEVELS],
@@ -136,9 +141,9 @@ def lobby_queue(request: HttpRequest) -> HttpResponse:
     player is paired (their table is being played) it sends them there.
     """
     _lobby_beat(request)
-    queue = selectors.queue_state(request.user)
+    queue = selectors.queue_state(user=request.user)
     if queue is None:
-        current = table_services.open_table_of(request.user)
+        current = table_services.table_open_of(user=signed_in_user(request))
         if current is not None and current.status == Table.Status.PLAYING:
             return _go(request, _table_url(current))
     return render(
@@ -152,15 +157,37 @@ def _room(room_id: int) -> Room:
     return get_object_or_404(Room, pk=room_id, active=True)
 
 
+def _sit(request: HttpRequest, sit: Callable[[User], Table]) -> HttpResponse:
+    """Run a sitting-down service (``sit(user)``) and go to its table.
+
+    A player holds one open table, and a hand still being played wins over
+    the new one (games.services.tables): then the page says so, else the
+    player lands back at the old table without a word (tester: 人机练习 of
+    another rule set opened the unfinished jj hand).
+    """
+    user = signed_in_user(request)
+    before = table_services.table_open_of(user=user)
+    try:
+        table = sit(user)
+    except TableError as exc:
+        return _refuse(request, exc, reverse("games:lobby"))
+    if (
+        before is not None
+        and before.pk == table.pk
+        and before.status == Table.Status.PLAYING
+    ):
+        messages.info(request, _("你还有一局没有打完：先回到这一桌。"))
+    return _go(request, _table_url(table))
+
+
 @login_required
 @require_POST
 def quick_match(request: HttpRequest, room_id: int) -> HttpResponse:
     """快速开始: pair with a waiting player or wait at a new table."""
-    try:
-        table = table_services.quick_match(request.user, _room(room_id))
-    except TableError as exc:
-        return _refuse(request, exc, reverse("games:lobby"))
-    return _go(request, _table_url(table))
+    room = _room(room_id)
+    return _sit(
+        request, lambda user: table_services.table_quick_match(user=user, room=room)
+    )
 
 
 @login_required
@@ -168,11 +195,11 @@ def quick_match(request: HttpRequest, room_id: int) -> HttpResponse:
 def play_bot(request: HttpRequest, room_id: int) -> HttpResponse:
     """人机练习: a practice table against the bot level chosen in the form."""
     level = request.POST.get("level") or None
-    try:
-        table = table_services.play_bot(request.user, _room(room_id), level)
-    except TableError as exc:
-        return _refuse(request, exc, reverse("games:lobby"))
-    return _go(request, _table_url(table))
+    room = _room(room_id)
+    return _sit(
+        request,
+        lambda user: table_services.table_play_bot(user=user, room=room, level=level),
+    )
 
 
 @login_required
@@ -189,18 +216,19 @@ def friend_table(request: HttpRequest, room_id: int | None = None) -> HttpRespon
             room_id = int(request.POST.get("room", ""))
         except ValueError:
             return _refuse(request, TableError(_("请选择房间")), reverse("games:lobby"))
-    try:
-        table = table_services.create_friend_table(request.user, _room(room_id))
-    except TableError as exc:
-        return _refuse(request, exc, reverse("games:lobby"))
-    return _go(request, _table_url(table))
+    room = _room(room_id)
+    return _sit(
+        request, lambda user: table_services.table_create_friend(user=user, room=room)
+    )
 
 
 @login_required
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """Open an invite link: take the friend table's free seat."""
     try:
-        table = table_services.join_friend_table(request.user, token)
+        table = table_services.table_join_friend(
+            user=signed_in_user(request), token=token
+        )
     except TableError as exc:
         return _refuse(request, exc, reverse("games:lobby"))
     return redirect(_table_url(table))
@@ -211,7 +239,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """The live table page (first paint; the WebSocket keeps it current)."""
-    t, seat = selectors.access_table(request.user, table_id)
+    t, seat = selectors.access_table(user=request.user, table_id=table_id)
     from moderation.restrictions import account_refusal
 
     refusal = account_refusal(user_id=request.user.pk)
@@ -226,14 +254,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 def _table_request(request: HttpRequest, table_id: int, kind: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     try:
-        if kind == "continue":
-            result = table_services.continue_match(request.user, table)
-        elif kind == "regroup":
-            result = table_services.regroup(request.user, table)
-        elif kind == "leave":
-            result = table_services.leave_table(request.user, table)
-        else:
-            result = table_services.do_table_request(table.pk, request.user, kind)
+        result = TABLE_REQUESTS[kind](user=signed_in_user(request), table_id=table.pk)
     except TableError as exc:
         if getattr(request, "htmx", False):
             return HttpResponse(

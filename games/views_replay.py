@@ -58,7 +58,7 @@ def _review_by_step(
     """The reviewed decisions the viewer may see, by step, and the summary."""
     if not seats:
         return {}, None
-    stored = review_for(record)
+    stored = review_for(record=record)
     if stored is None:
         return {}, None
     decisions = [decision_from_json(d) for d in stored.decisions]
@@ -125,7 +125,7 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     and a visitor who is not signed in is asked to sign in first.
     """
     try:
-        access = selectors.access_replay(request.user, hand_id)
+        access = selectors.access_replay(user=request.user, hand_id=hand_id)
     except Http404:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -160,7 +160,7 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
 @require_GET
 def hand_export(request: HttpRequest, hand_id: int) -> HttpResponse:
     """The whole hand as a JSON file (schema: docs/hand-export.md)."""
-    access = selectors.access_replay(request.user, hand_id)
+    access = selectors.access_replay(user=request.user, hand_id=hand_id)
     data = hand_file_from_record(access.record).to_json()
     response = JsonResponse(
         data, json_dumps_params={"ensure_ascii": False, "indent": 1}
@@ -172,7 +172,7 @@ def hand_export(request: HttpRequest, hand_id: int) -> HttpResponse:
 @require_POST
 def hand_share(request: HttpRequest, hand_id: int) -> HttpResponse:
     """A player makes the replay public (anyone with the link) or private again."""
-    access = selectors.access_replay(request.user, hand_id)
+    access = selectors.access_replay(user=request.user, hand_id=hand_id)
     if not access.is_player:
         raise Http404("not a player of this hand")
     public = request.POST.get("public") == "1"
@@ -203,7 +203,7 @@ def replay_import(request: HttpRequest) -> HttpResponse:
         else:
             raw = (request.POST.get("text") or "").encode("utf-8")
         if error is None and not raw.strip():
-            error = _("请选择一个牌局文件。")
+            error = _("请选择一个牌局文件，或粘贴它的内容。")
         if error is None:
             try:
                 parse_hand_file(raw)
@@ -282,7 +282,7 @@ SCRIPT = Path(settings.BASE_DIR) / "tools" / "verify_hand.py"
 
 
 @require_GET
-def fair_script(request: HttpRequest) -> HttpResponse:
+def fair_script(request: HttpRequest) -> FileResponse:
     """The offline checker (tools/verify_hand.py), as a download."""
     response = FileResponse(
         SCRIPT.open("rb"), content_type="text/x-python; charset=utf-8"

@@ -39,6 +39,20 @@ _EMPTY_STYLE = Style(**{**_STYLE.to_dict(), "no_data_font_size": 18})
 """A chart without data says so in a line of body text, not pygal's 64 px."""
 EMPTY_HEIGHT = 80
 """Height of a chart without data (viewBox units, 400 wide)."""
+_EMPTY_AXES = {
+    "show_x_labels": False,
+    "show_y_labels": False,
+    "show_x_guides": False,
+    "show_y_guides": False,
+}
+"""Without data pygal still draws its axes: labels piled up in the 80-unit
+box and dashed guides through the "no data" line.  Only the line is kept."""
+
+
+def _hide_axes(chart: pygal.graph.graph.Graph) -> None:
+    for option, value in _EMPTY_AXES.items():
+        setattr(chart, option, value)
+
 
 _SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -101,6 +115,8 @@ def rating_chart(
         truncate_label=-1,
     )
     chart.add(series, [round(r, 1) for r in ratings], stroke_style={"width": 2.5})
+    if not ratings:
+        _hide_axes(chart)
     return _inline(chart.render(is_unicode=True), testid="rating-chart", title=title)
 
 
@@ -129,4 +145,6 @@ def fan_chart(
     )
     chart.x_labels = [name for name, _n in shown]
     chart.add(series, [n for _name, n in shown])
+    if not shown:
+        _hide_axes(chart)
     return _inline(chart.render(is_unicode=True), testid="fan-chart", title=title)

@@ -44,6 +44,8 @@ class PlayerStats(models.Model):
         on_delete=models.CASCADE,
         related_name="stats",
         verbose_name=_("玩家"),
+        # the unique (user, ruleset) index serves lookups by user
+        db_index=False,
     )
     ruleset = models.CharField(
         _("规则"),
@@ -85,12 +87,25 @@ class PlayerStats(models.Model):
                 fields=["user", "ruleset"], name="unique_stats_user_ruleset"
             )
         ]
+        # one per all-time board, in the board's own order (value best
+        # first, ties to the lower user id: ``leaderboard.selectors``), so a
+        # page is an index scan that stops after the page's rows.  The
+        # overall 实力积分 and 游戏币 boards sort the balances
+        # (``accounts.Profile`` indexes), so those two skip the overall rows.
         indexes = [
-            models.Index(fields=["ruleset", "-points"], name="stats_points"),
-            models.Index(fields=["ruleset", "-coins"], name="stats_coins"),
-            models.Index(fields=["ruleset", "-rating"], name="stats_rating"),
-            models.Index(fields=["ruleset", "-win_rate"], name="stats_winrate"),
-            models.Index(fields=["ruleset", "-max_fan"], name="stats_maxfan"),
+            models.Index(
+                fields=["ruleset", "-points", "user"],
+                name="stats_points",
+                condition=~models.Q(ruleset=OVERALL),
+            ),
+            models.Index(
+                fields=["ruleset", "-coins", "user"],
+                name="stats_coins",
+                condition=~models.Q(ruleset=OVERALL),
+            ),
+            models.Index(fields=["ruleset", "-rating", "user"], name="stats_rating"),
+            models.Index(fields=["ruleset", "-win_rate", "user"], name="stats_winrate"),
+            models.Index(fields=["ruleset", "-max_fan", "user"], name="stats_maxfan"),
         ]
 
     def __str__(self) -> str:
@@ -134,6 +149,13 @@ class BoardSnapshot(models.Model):
         on_delete=models.CASCADE,
         related_name="+",
         verbose_name=_("玩家"),
+        # derived rows, about a million a night, written from the users'
+        # own rows: no foreign-key check per row (deferred to the commit,
+        # it cost more than the insert) and no index of its own (the unique
+        # one below serves every lookup); a player with a ledger cannot be
+        # deleted (accounts.LedgerEntry.user is PROTECT)
+        db_constraint=False,
+        db_index=False,
     )
     points_rank = models.PositiveIntegerField(_("实力积分名次"), null=True)
     points_value = models.FloatField(_("实力积分"), null=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Count, IntegerField, Q, Sum
 from django.db.models.functions import Cast
@@ -110,11 +110,15 @@ def player_page(*, nickname: str, viewer: Any) -> PlayerPage:
     stats = list(PlayerStats.objects.filter(user_id=user_id).order_by("-hands"))
     overall = next((s for s in stats if s.ruleset == OVERALL), None)
     by_ruleset = [s for s in stats if s.ruleset != OVERALL]
-    history = list(
-        HandSeat.objects.filter(user_id=user_id, rating_after__isnull=False)
-        .order_by("-ended", "-id")
-        .values_list("rating_after", flat=True)[:RATING_POINTS]
-    )[::-1]
+    # rating_after__isnull=False: floats, whatever the column's type says
+    history = cast(
+        list[float],
+        list(
+            HandSeat.objects.filter(user_id=user_id, rating_after__isnull=False)
+            .order_by("-ended", "-id")
+            .values_list("rating_after", flat=True)[:RATING_POINTS]
+        )[::-1],
+    )
     counter: Counter[str] = Counter()
     for fans in (
         HandSeat.objects.filter(COUNTED, user_id=user_id, won=True)

@@ -89,7 +89,7 @@ def rate_hand(
         raise ValueError(f"winner must be 0, 1 or None, got {winner!r}")
     model = _model()
     teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
-    ranks = [0, 1] if winner == 0 else [1, 0]
+    ranks: list[float] = [0, 1] if winner == 0 else [1, 0]
     (a,), (b,) = model.rate(teams, ranks=ranks)
     return Rating(a.mu, a.sigma), Rating(b.mu, b.sigma)
 

@@ -128,8 +128,13 @@ def _stats_board(key: BoardKey) -> QuerySet[Any]:
     rows = _stats_rows(key.ruleset)
     if cond is not None:
         rows = rows.filter(cond)
-    return rows.values("user_id", "hands", "wins", "deviation").annotate(
-        value=Cast(value, FloatField())
+    # sorted by the stored column itself (``sort``), so its index serves the
+    # order (a cast to float in ORDER BY would make PostgreSQL sort every
+    # row); the float it shows is the same order (exact below 2**53)
+    return (
+        rows.values("user_id", "hands", "wins", "deviation")
+        .alias(sort=value)
+        .annotate(value=Cast(value, FloatField()))
     )
 
 
@@ -194,7 +199,8 @@ def _period_board(key: BoardKey, day: date) -> QuerySet[Any]:
         )
     cond, value = _period_value(key.board)
     rows = _per_player(_period_seats(key, day)).annotate(value=value)
-    return rows if cond is None else rows.filter(cond)
+    rows = rows if cond is None else rows.filter(cond)
+    return rows.alias(sort=F("value"))
 
 
 def _on_board(cond: _Cond, value: Any) -> Any:
@@ -246,7 +252,7 @@ def board_queryset(*, key: BoardKey, day: date | None = None) -> QuerySet[Any]:
     """
     day = day or local_today()
     rows = _stats_board(key) if key.period == "all" else _period_board(key, day)
-    return rows.order_by("-value", "user_id")
+    return rows.order_by("-sort", "user_id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,11 +336,11 @@ def snapshot_ranks(
 
 
 def _rank_of(rows: QuerySet[Any], user_id: int) -> tuple[int, dict[str, Any]] | None:
-    mine = rows.filter(user_id=user_id).first()
+    mine = rows.annotate(sort_value=F("sort")).filter(user_id=user_id).first()
     if mine is None:
         return None
-    value = mine["value"]
-    ahead = rows.filter(Q(value__gt=value) | Q(value=value, user_id__lt=user_id))
+    value = mine.pop("sort_value")
+    ahead = rows.filter(Q(sort__gt=value) | Q(sort=value, user_id__lt=user_id))
     return ahead.count() + 1, mine
 
 

@@ -10,7 +10,7 @@ read-modify-write of the ratings below cannot lose an update.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import F
 from django.db.models.functions import Coalesce, Greatest
@@ -82,7 +82,7 @@ def stats_record_hand(*, seats: Sequence[HandSeat]) -> None:
     for seat in seats:
         for scope in (OVERALL, ruleset):
             row = rows[(seat.user_id, scope)]
-            changes = {
+            changes: dict[str, Any] = {
                 "hands": F("hands") + 1,
                 "wins": F("wins") + int(seat.won),
                 "self_drawn": F("self_drawn") + int(seat.self_drawn),

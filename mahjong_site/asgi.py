@@ -6,6 +6,7 @@ uses Daphne because ``daphne`` is first in INSTALLED_APPS).
 
 import gc
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -20,7 +21,30 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+
+class _Router(ProtocolTypeRouter):
+    """Channels' protocol router that also starts the tables' clock thread at
+    the first connection when MAHJONG_CLOCK is "thread" (the embedded
+    default: the one clock's loop, games.services.clock, runs in the serving
+    process); otherwise ``manage.py run_clock`` keeps the time.  At the
+    first connection, not at import, so a process that only imports this
+    module keeps no time."""
+
+    clock_started = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        if not self.clock_started:
+            self.clock_started = True
+            from django.conf import settings
+
+            if settings.MAHJONG_CLOCK == "thread":
+                from games.services.clock import start_loop
+
+                start_loop()
+        return await super().__call__(scope, receive, send)
+
+
+application = _Router(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -42,7 +66,7 @@ def _settle_heap() -> None:
     """
     from django.template import engines
 
-    env = engines["jinja2"].env
+    env = engines["jinja2"].env  # type: ignore[attr-defined]  # the Jinja2 backend
     for name in env.list_templates(filter_func=lambda n: n.startswith("games/")):
         env.get_template(name)
     gc.collect()

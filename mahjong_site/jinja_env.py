@@ -8,7 +8,7 @@ to Python once.  Django selects the engine by where a template is found, so
 ``render(...)`` need no change.
 
 The helpers are the SAME functions as the Django tag libraries (one
-implementation): ``games.templatetags.mj_table`` and
+implementation): ``games.display`` (registered by ``mj_table``) and
 ``accounts.templatetags.site_format``.  Translations go through Django's
 gettext/ngettext (``jinja2.ext.i18n``, new style), so the msgids are those of
 ``locale/en/LC_MESSAGES/django.po``: ``{% trans n=x %}…{{ n }}…{% endtrans %}``
@@ -20,6 +20,8 @@ django.po and translated.
 
 from __future__ import annotations
 
+import json
+from collections.abc import MutableMapping
 from typing import Any
 
 from django.core.signals import setting_changed
@@ -33,7 +35,8 @@ from markupsafe import Markup
 
 from accounts.data_names import data_name
 from accounts.templatetags.site_format import thousands
-from games.templatetags import mj_table, rules_site
+from games.display import names, settlement, tiles, values
+from games.templatetags import rules_site
 from mahjong_site.language import cached_gettext, current_language
 
 
@@ -75,17 +78,37 @@ def _newstyle_gettext(__context: Any, __string: str, **variables: Any) -> Any:
     return rv
 
 
+def _escaped_gettext(__string: str, **variables: Any) -> Any:
+    """:func:`_newstyle_gettext` for an environment that always autoescapes,
+    taking no context: ``_()`` went through Jinja2's ``_gettext_alias``
+    (a context lookup of ``gettext`` and a second ``Context.call``), and a
+    frame makes about fifty such calls (issue 15)."""
+    if variables:
+        return Markup(cached_gettext(__string)) % variables
+    key = (current_language(), True, __string)
+    try:
+        return _RENDERED[key]
+    except KeyError:
+        pass
+    rv = Markup(cached_gettext(__string)) % {}
+    if len(_RENDERED) >= _RENDERED_MAX:
+        _RENDERED.clear()
+    _RENDERED[key] = rv
+    return rv
+
+
 @receiver(setting_changed)
 def _forget_rendered(*, setting: str, **kwargs: Any) -> None:
     if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
         _RENDERED.clear()
+        _PLATES.clear()
 
 
 @pass_context
 def hand_tile(context: Any, code: Any, drawn: bool = False) -> Any:
-    """``{{ hand_tile(t, False) }}``: :func:`games.templatetags.mj_table.hand_tile`
+    """``{{ hand_tile(t, False) }}``: :func:`games.display.tiles.hand_tile`
     (it reads ``actions``, ``seq`` and ``indicators`` from the template context)."""
-    return mj_table.hand_tile(context, code, drawn)
+    return tiles.hand_tile(context, code, drawn)
 
 
 def _macro(env: Environment, template: str, name: str) -> Any:
@@ -106,6 +129,57 @@ def _macro(env: Environment, template: str, name: str) -> Any:
     return call
 
 
+_PLATES: dict[tuple[str | None, str], Any] = {}
+_PLATES_MAX = 1024
+
+
+def _remembered_plate(call: Any) -> Any:
+    """``plate(p)`` remembered per (language, ``p``).
+
+    A name plate depends on nothing but its player dict (games.presenters.
+    players.player: plain values) and the language; each frame shows two
+    and they rarely change between moves, yet a plate was about a seventh
+    of a frame's template time (issue 15).  Anything that is not a plain
+    dict is rendered as before.
+    """
+
+    def plate(p: Any) -> Any:
+        if type(p) is not dict:
+            return call(p)
+        try:
+            key = (current_language(), json.dumps(p, sort_keys=True))
+        except (TypeError, ValueError):  # not plain values
+            return call(p)
+        try:
+            return _PLATES[key]
+        except KeyError:
+            pass
+        html = call(p)
+        if len(_PLATES) >= _PLATES_MAX:
+            _PLATES.clear()
+        _PLATES[key] = html
+        return html
+
+    plate.__name__ = "plate"
+    return plate
+
+
+class FrameEnvironment(Environment):
+    """The environment, with each template's globals one plain dict.
+
+    Every ``Template.render`` merges the template's globals into a new
+    context; Jinja2 keeps them as a ``ChainMap`` over the environment's
+    globals, whose keys it reads one by one in Python (a frame is sixteen
+    renders: about a tenth of its time; issue 15).  A dict is merged in C.
+    The price is the one Jinja2 already asks: globals are set before a
+    template is loaded (:func:`environment` sets them all), later changes
+    to :attr:`globals` do not reach templates already loaded.
+    """
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> dict[str, Any]:
+        return {**self.globals, **(d or {})}
+
+
 def environment(**options: Any) -> Environment:
     """Build the environment Django's ``Jinja2`` backend uses (OPTIONS
     ``environment``): autoescape on, the i18n extension with Django's
@@ -116,41 +190,47 @@ def environment(**options: Any) -> Environment:
     extensions = list(options.pop("extensions", ()))
     if "jinja2.ext.i18n" not in extensions:
         extensions.append("jinja2.ext.i18n")
-    env = Environment(extensions=extensions, **options)
+    env = FrameEnvironment(extensions=extensions, **options)
     # ngettext (and the i18n extension's set-up) from jinja2.ext; gettext is
     # its new-style wrapper made again with the result remembered
     env.install_gettext_callables(cached_gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["gettext"] = _newstyle_gettext
+    if env.autoescape is True:  # (not a per-template choice)
+        env.globals["gettext"] = env.globals["_"] = _escaped_gettext
+    from games.presenters.render import FRAME_PARTS, fragment
+
     env.globals.update(
+        frame_parts=FRAME_PARTS,
+        fragment=fragment,
         url=url,
         static=static,
         get_language=get_language,
-        tile=mj_table.tile,
-        tiles=mj_table.tiles,
-        backs=mj_table.backs,
+        tile=tiles.tile,
+        tiles=tiles.tiles,
+        backs=tiles.backs,
         hand_tile=hand_tile,
-        claim_text=mj_table.claim_text,
-        plate=_macro(env, "games/partials/plate.html", "plate"),
+        claim_text=names.claim_text,
+        plate=_remembered_plate(_macro(env, "games/partials/plate.html", "plate")),
         meld_html=_macro(env, "games/partials/meld.html", "meld"),
         settle_hand=_macro(env, "games/partials/settle_hand.html", "settle_hand"),
         bilingual=rules_site.bilingual,
     )
     env.filters.update(
-        tile_name=mj_table.tile_name_filter,
-        waits_attr=mj_table.waits_attr,
-        pool=mj_table.pool,
-        marked_pool=mj_table.marked_pool,
-        get_item=mj_table.get_item,
-        line_value=mj_table.line_value,
-        fan_name=mj_table.fan_name,
-        signed=mj_table.signed,
-        ms_until=mj_table.ms_until,
-        ruleset_name=mj_table.ruleset_name,
-        settle_lines=mj_table.settle_lines,
-        bot_name=mj_table.bot_name_filter,
+        tile_name=tiles.tile_name_filter,
+        waits_attr=tiles.waits_attr,
+        pool=tiles.pool,
+        marked_pool=tiles.marked_pool,
+        get_item=values.get_item,
+        line_value=settlement.line_value,
+        fan_name=names.fan_name,
+        signed=values.signed,
+        ms_until=values.ms_until,
+        ruleset_name=names.ruleset_name,
+        settle_lines=settlement.settle_lines,
+        bot_name=names.bot_name_filter,
         thousands=thousands,
         data_name=data_name,
-        seat_wind=mj_table.seat_wind,
+        seat_wind=names.seat_wind,
         truncatechars=truncatechars,
         name_of=rules_site.name_of,
         other_name=rules_site.other_name,

@@ -1,8 +1,14 @@
 """Site-wide pages: home and a health check."""
 
 from django.conf import settings
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
 from django.shortcuts import render
 
 from accounts.selectors import level_scheme_active
@@ -33,3 +39,12 @@ def healthz(request: HttpRequest) -> JsonResponse:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return JsonResponse({"ok": True, "db": connection.vendor})
+
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """Send ``/favicon.ico`` to our icon (tools/gen_favicon.py), not a 404.
+
+    Browsers ask for it on pages without a ``<link rel="icon">`` (JSON, error
+    pages, the hand export) and some ask regardless.
+    """
+    return HttpResponsePermanentRedirect(staticfiles_storage.url("img/favicon.ico"))

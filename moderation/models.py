@@ -136,7 +136,7 @@ class Case(models.Model):
         indexes = [models.Index(fields=["status", "opened"], name="case_status_opened")]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.get_category_display()}"  # type: ignore[attr-defined]
+        return f"#{self.pk} {self.get_category_display()}"
 
     @property
     def is_open(self) -> bool:
@@ -201,7 +201,7 @@ class Report(models.Model):
         indexes = [models.Index(fields=["reporter", "created"], name="report_by_day")]
 
     def __str__(self) -> str:
-        return f"{self.get_category_display()} #{self.case_id}"  # type: ignore[attr-defined]
+        return f"{self.get_category_display()} #{self.case_id}"
 
 
 class Sanction(models.Model):
@@ -274,7 +274,7 @@ class Sanction(models.Model):
         indexes = [models.Index(fields=["user", "ends"], name="sanction_user_ends")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.user_id}"  # type: ignore[attr-defined]
+        return f"{self.get_kind_display()} {self.user_id}"
 
     def is_active(self, now: datetime) -> bool:
         return (
@@ -383,7 +383,7 @@ class AuditEntry(models.Model):
         ordering = ["-at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.get_action_display()} #{self.case_id or '-'}"  # type: ignore[attr-defined]
+        return f"{self.get_action_display()} #{self.case_id or '-'}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Insert only: an audit entry is never changed."""

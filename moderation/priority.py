@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import Category
 
-CATEGORY_POINTS = {
+CATEGORY_POINTS: dict[str, int] = {
     Category.CHEATING: 15,
     Category.COLLUSION: 15,
     Category.ABUSE: 10,

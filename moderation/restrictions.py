@@ -15,7 +15,9 @@ The messages say why (the decision's reason) and until when (local time).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
@@ -60,13 +62,17 @@ def blocking(
     return active_sanctions(user_id=user_id, kinds=kinds, now=now).first()
 
 
-def board_excluded_users(*, now: datetime | None = None) -> QuerySet[Sanction]:
+def board_excluded_users(
+    *, now: datetime | None = None
+) -> QuerySet[Sanction, Mapping[str, Any]]:
     """User ids (a values query) of players suspended or banned at ``now``."""
     now = now or timezone.now()
     return Sanction.objects.filter(active_q(now), kind__in=ACCOUNT).values("user_id")
 
 
-def seating_excluded_users(*, now: datetime | None = None) -> QuerySet[Sanction]:
+def seating_excluded_users(
+    *, now: datetime | None = None
+) -> QuerySet[Sanction, Mapping[str, Any]]:
     """User ids (a values query) who may not be matched at ``now``."""
     now = now or timezone.now()
     return Sanction.objects.filter(active_q(now), kind__in=SEATING).values("user_id")

@@ -123,7 +123,8 @@ def report_table(request: HttpRequest, table_id: int) -> HttpResponse:
     if hand is None or hand.practice:
         return HttpResponse(
             format_html(
-                '<p class="muted" role="status">{}</p>', _("现在没有可以举报的牌局。")
+                '<p class="muted mj-report-none" role="status">{}</p>',
+                _("现在没有可以举报的牌局。"),
             )
         )
     url = reverse("moderation:report_table", args=[table_id])

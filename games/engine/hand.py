@@ -48,7 +48,7 @@ out in one call.  With ``prompt_locked`` (:meth:`Hand.new`; recorded in the
 ``hand_started`` payload so :meth:`Hand.replay` rebuilds the same hand) the
 locked seat gets an ordinary TURN prompt instead, with that discard as its
 only move besides 托管, and a timeout makes it; the live table uses this to
-pace locked play round by round (games.services.play).  Known
+pace locked play round by round (games.services.auto).  Known
 simplification: a 暗杠 cannot be robbed.
 
 Round wind (seed 000 圈风 "第一圈是东风圈、第二圈是南风圈…"): see
@@ -204,6 +204,7 @@ class Hand(HandClaims):
         hand._now = float(now)
         hand.prompt_locked = bool(prompt_locked)
         hand.turn_from_discard = bool(turn_from_discard)
+        hand.shuffle = shuffle
         started: dict[str, JSON] = {
             "ruleset": rs.name,
             "dealer": dealer,

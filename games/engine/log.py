@@ -42,6 +42,10 @@ class HandLog(HandRules):
         self.ruleset = ruleset
         self.state = state
         self.events: list[Event] = []
+        # the seq before ``events[0]``: 0 for a hand that holds its whole log;
+        # a hand loaded from its snapshot holds its recent events only
+        # (games.engine.snapshot.recent_events)
+        self.log_from = 0
         self.settlement: Settlement | None = None
         self._rng = rng
         self._now = 0.0
@@ -50,6 +54,7 @@ class HandLog(HandRules):
         self._auto_discards: list[int] = []  # locked seats to discard for
         self.prompt_locked = False  # 报听's forced discard is prompted (new())
         self.turn_from_discard = False  # the turn's clock starts at the discard
+        self.shuffle = 1  # the wall's shuffle version (games.engine.wall; new())
         self._clock_from: float | None = None  # see _prompt
         self._shanten_memo: dict[tuple[int, ...], int] = {}  # see HandRules
         self._legal_memo: dict[tuple[object, ...], list[Action]] = {}
@@ -74,8 +79,29 @@ class HandLog(HandRules):
         return self.state.phase is Phase.ENDED
 
     def events_for(self, seat: int | None, after: int = 0) -> list[dict[str, JSON]]:
-        """Events after ``after`` as ``seat`` may see them (reconnection stream)."""
-        return [e.for_seat(seat) for e in self.events[after:]]
+        """Events after ``after`` as ``seat`` may see them (reconnection stream).
+
+        Raises:
+            LookupError: see :meth:`events_after`.
+        """
+        return [e.for_seat(seat) for e in self.events_after(after)]
+
+    def events_after(self, seq: int) -> list[Event]:
+        """The events whose seq is larger than ``seq``, in order.
+
+        Raises:
+            LookupError: the hand does not hold them all (loaded from a
+                snapshot, it holds its log from the event before its last
+                discard: games.engine.snapshot.recent_events).
+        """
+        if seq < self.log_from:
+            raise LookupError(f"events after {seq}: held from {self.log_from + 1}")
+        return self.events[seq - self.log_from :]
+
+    def event_at(self, seq: int) -> Event | None:
+        """The event numbered ``seq``, or None when the hand does not hold it."""
+        i = seq - self.log_from - 1
+        return self.events[i] if 0 <= i < len(self.events) else None
 
     def _emit(
         self,

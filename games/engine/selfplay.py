@@ -45,15 +45,15 @@ Chooser = Callable[[Hand, int], Action | None]
 def make_chooser(level: str, rng: random.Random) -> Chooser:
     """Return a chooser for ``level`` (``simple`` or a :data:`bots.LEVELS` name).
 
-    A leveled bot sees only ``view(seat)`` and ``legal_actions(seat)``.
+    A leveled bot sees only ``view(seat)`` and ``legal_actions(seat)``
+    (read from the state without rendering the view: ``PlanningBot.choose_in``).
 
     Raises:
         KeyError: unknown level.
     """
     if level == "simple":
         return simple_choose
-    bot = make_bot(level, rng)
-    return lambda hand, seat: bot.choose(hand.view(seat), hand.legal_actions(seat))
+    return make_bot(level, rng).choose_in
 
 
 @dataclass

@@ -88,10 +88,33 @@ NOTE_CODES = {
 """``Line.note_code`` → what it means (Chinese, the seed's wording).
 
 The interface words these through Django's translations
-(``games.templatetags.mj_table.settle_note``); this table is their source.
+(``games.display.settlement.settle_note``); this table is their source.
 ``self_drawn_not_doubled``: the rule set's 自摸 factor is 1 (seed 000:
 自摸不加倍).
 """
+
+
+FACTOR_LINES = frozenset({"multiplier", "self_drawn", "ready_win"})
+"""Keys of the lines whose value is a factor (×n), not an amount; the 明牌 and
+加倍 lines, one per seat (``open_hand_0`` …), are factors too
+(:func:`is_factor_line`)."""
+
+COIN_LINES = frozenset({"coins_raw", "cap", "rake"})
+"""Keys of the lines whose value is 游戏币 (a practice table pays none)."""
+
+
+def is_factor_line(key: str) -> bool:
+    """Whether the settlement line ``key`` holds a factor (shown ``×n``)."""
+    return key in FACTOR_LINES or key.startswith(("open_hand", "deal_double"))
+
+
+def win_double_terms(count: int) -> tuple[int, int]:
+    """胡加倍 after ``count`` declined wins (seed 000): ``(plus, factor)``.
+
+    A win then scores (底番 + plus) × factor, plus = 2n and factor = 2ⁿ for
+    n = ``count``.
+    """
+    return 2 * count, 2**count
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +254,8 @@ def settle(
         )
     n = min(outcome.win_doubles, ruleset.max_win_doubles)
     if System.WIN_DOUBLE in systems and n:
-        share = (base + 2 * n) * 2**n
+        plus, factor = win_double_terms(n)
+        share = (base + plus) * factor
         shares.append(share)
         lines.append(
             Line(
@@ -239,7 +263,7 @@ def settle(
                 f"胡加倍{n}次",
                 f"Win double ×{n}",
                 share,
-                f"({base}+{2 * n})×{2**n}",
+                f"({base}+{plus})×{factor}",
             )
         )
     if System.TASK_DOUBLE in systems and outcome.task_done:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..rules.melds import MeldKind
-from ..rules.tiles import ALL_TILES
+from ..rules.tiles import ALL_TILES, NUM_KINDS, Tile
 from .actions import JSON
 from .errors import InvalidActionError
 from .state import Phase
@@ -136,3 +137,33 @@ def render_view(hand: Hand, seat: int) -> dict[str, JSON]:
         "result": s.result,
         "seed": s.seed if ended else None,
     }
+
+
+def visible_counts(view: Mapping[str, Any]) -> list[int]:
+    """Per kind (34 entries), the copies the seat of ``view`` can see.
+
+    ``view`` is :func:`render_view`'s value: both sides' concealed tiles (the
+    opponent's only when shown), drawn tiles, melds and discards, and the 财神
+    indicator; clamped at 4.  ``4 - n`` is what the seat counts as left of a
+    wait.
+    """
+    seen = [0] * NUM_KINDS
+
+    def add(text: str | None) -> None:
+        if text:
+            i = Tile.parse(text).index
+            if i < NUM_KINDS:
+                seen[i] += 1
+
+    for key in ("me", "opponent"):
+        side = view[key]
+        for t in side.get("concealed") or ():
+            add(t)
+        add(side.get("drawn"))
+        for m in side["melds"]:
+            for t in m["tiles"] or ():
+                add(t)
+        for t in side["discards"]:
+            add(t)
+    add(view["indicators"].get("wild"))
+    return [min(n, 4) for n in seen]

@@ -94,7 +94,7 @@ class Player:
     def display(self) -> str:
         """The name to show now (the computer's in the active language)."""
         if self.level is not None:
-            from games.templatetags.mj_table import bot_name
+            from games.display.names import bot_name
 
             return bot_name(self.level or None)
         return self.name
@@ -182,9 +182,9 @@ def hand_file_from_record(record: Any) -> HandFile:
         ValueError: the hand is still being played (its seed is secret).
     """
     from accounts.models import Profile
+    from games.display.names import bot_name
     from games.models import HandEvent, HandRecord
     from games.services.hands import event_from_row
-    from games.templatetags.mj_table import bot_name
 
     if record.status == HandRecord.Status.LIVE:
         raise ValueError("a live hand cannot be exported")
@@ -546,7 +546,8 @@ def parse_hand_file(raw: bytes | str) -> HandFile:
     shuffle = first.payload.get("shuffle", SHUFFLE_MT)
     if shuffle not in COMMIT_PREFIXES:
         raise _fail(_("未知的洗牌算法版本。"))
-    hand = data.get("hand") if isinstance(data.get("hand"), dict) else {}
+    raw_hand = data.get("hand")
+    hand: dict[str, Any] = raw_hand if isinstance(raw_hand, dict) else {}
     result = data.get("result")
     settlement = data.get("settlement")
     if result is not None and not isinstance(result, dict):

@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from games.display.tiles import tile_name
 from games.engine.hand import TASK_FANS
 from games.engine.review import ReviewedDecision
 from games.engine.wall import wall_tiles
@@ -25,7 +26,6 @@ from games.presenters import WIND_ZH, settlement_view
 from games.record import _task_text
 from games.rules.rulesets import get as get_ruleset
 from games.rules.tiles import ALL_TILES
-from games.templatetags.mj_table import tile_name
 
 from .board import Step
 from .handfile import LOG_ONLY_KEYS

@@ -51,16 +51,9 @@ class ScoreOutcome:
         return self.result.fans
 
 
-_ALLOWED: dict[int, tuple[RuleSet, frozenset[Tile]]] = {}
-
-
 def _allowed_tiles(ruleset: RuleSet) -> frozenset[Tile]:
-    """The tiles of the rule set's wall (kinds and flowers), memoised."""
-    got = _ALLOWED.get(id(ruleset))
-    if got is None or got[0] is not ruleset:
-        got = (ruleset, frozenset(ruleset.kinds) | frozenset(ruleset.flowers))
-        _ALLOWED[id(ruleset)] = got
-    return got[1]
+    """The tiles of the rule set's wall (kinds and flowers)."""
+    return ruleset.wall_tiles
 
 
 def check_tiles(

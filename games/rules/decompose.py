@@ -42,6 +42,7 @@ from .melds import Meld, MeldKind
 from .shanten import Shape
 from .suits import (
     _REGULAR,
+    _Suit,
     _suits,
     has_other_regular_wait,
     is_regular_complete,
@@ -130,14 +131,19 @@ def decompositions(
 
 _ALL_SHAPES = frozenset(Shape)
 _KINDS = (GroupKind.CHOW, GroupKind.PUNG, GroupKind.KONG)
+_SEVEN_PAIRS = Shape.SEVEN_PAIRS  # Enum attributes are slow to read
+_THIRTEEN_ORPHANS = Shape.THIRTEEN_ORPHANS
+_HONORS_AND_KNITTED = Shape.HONORS_AND_KNITTED
+_KNITTED_STRAIGHT = Shape.KNITTED_STRAIGHT
 
 
 def _one_split(
-    counts: tuple[int, ...], melds: tuple[Group, ...]
+    suits: tuple[_Suit, _Suit, _Suit, _Suit], melds: tuple[Group, ...]
 ) -> Decomposition | None:
-    """The regular decomposition when each suit splits one way only, built
-    from the suits' memoised groups; ``None`` otherwise (none or several)."""
-    a, b, c, d = _suits(counts)
+    """The regular decomposition when each suit (:func:`_suits` of the
+    concealed tiles) splits one way only, built from the suits' memoised
+    groups; ``None`` otherwise (none or several)."""
+    a, b, c, d = suits
     if not (a.one and b.one and c.one and d.one):
         return None
     pair = None
@@ -145,7 +151,7 @@ def _one_split(
     chows: tuple[Group, ...] = ()
     trips: tuple[Group, ...] = ()
     for g in melds:
-        if g.kind is GroupKind.CHOW:
+        if g.kind is _CHOW_KIND:
             chows += (g,)
         else:
             trips += (g,)
@@ -199,8 +205,9 @@ def split_hand(
     meld_groups: tuple[Group, ...] = ()
     if melds:
         meld_groups = tuple([_MELD_GROUPS[sig] for sig in melds])
+    suits = _suits(key)
     if _REGULAR in want:
-        one = _one_split(key, meld_groups)
+        one = _one_split(suits, meld_groups)
         if one is not None:
             out.append(one)
         else:
@@ -208,19 +215,19 @@ def split_hand(
                 out.append(_regular_of(meld_groups, codes, pair))
     zeros = key.count(0)  # 34 - number of kinds
     if not melds and (zeros >= 27 or zeros in (20, 21)) and sum(key) == 14:
-        if Shape.SEVEN_PAIRS in want and zeros >= 27 and all(n % 2 == 0 for n in key):
+        if _SEVEN_PAIRS in want and zeros >= 27 and all(n % 2 == 0 for n in key):
             pairs: list[Group] = []
             for i, n in enumerate(key):
                 pairs.extend([_PAIR_GROUPS[i]] * (n // 2))
             out.append(Decomposition(Shape.SEVEN_PAIRS, tuple(pairs)))
         if (
-            Shape.THIRTEEN_ORPHANS in want
+            _THIRTEEN_ORPHANS in want
             and zeros == 21
             and 0 not in _ORPHANS_OF(key)
             and sum(_ORPHANS_OF(key)) == 14
         ):
             out.append(Decomposition(Shape.THIRTEEN_ORPHANS, ()))
-        if Shape.HONORS_AND_KNITTED in want and zeros == 20 and max(key) == 1:
+        if _HONORS_AND_KNITTED in want and zeros == 20 and max(key) == 1:
             for pat, _, others in _KNITTED_OF:
                 if not any(others(key)):
                     out.append(Decomposition(Shape.HONORS_AND_KNITTED, (), pat))
@@ -228,8 +235,10 @@ def split_hand(
     if (
         zeros <= 25
         and len(melds) <= 1
-        and Shape.KNITTED_STRAIGHT in want
-        and min(s.kinds for s in _suits(key)[:3]) >= 3  # 147/258/369 each
+        and _KNITTED_STRAIGHT in want
+        and suits[0].kinds >= 3  # 147/258/369 each
+        and suits[1].kinds >= 3
+        and suits[2].kinds >= 3
     ):
         kpat = _knitted_match(key)
         if kpat is not None:

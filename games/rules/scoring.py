@@ -48,17 +48,17 @@ when no fan that counts toward the minimum was found.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .decompose import Decomposition, MeldSignature, split_hand
 from .errors import InvalidHandError
-from .fans.base import Fan, FanLine
+from .fans.base import FanLine
 from .melds import Meld, MeldKind
 from .scoring_context import _SHAPE_NAME, HandFacts, ScoringContext
 from .scoring_features import FEATURES, needs_mask, tiles_feature
-from .scoring_plan import Analysis, _evaluate, _Found, _plan
+from .scoring_plan import Analysis, Found, Outcome, _evaluate, _plan
 from .situation import WinSituation
 from .tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles
 
@@ -132,28 +132,6 @@ class ScoreResult:
         return {f.id: f.count for f in self.fans}
 
 
-_LINES: dict[tuple[int, int, str | None], tuple[Fan, FanLine]] = {}
-
-
-def _line(fan: Fan, count: int, by: str | None = None) -> FanLine:
-    """The breakdown line of ``fan`` × ``count`` (not counted when ``by`` is set).
-
-    Lines are immutable values, so they are shared between results.
-    """
-    key = (id(fan), count, by)
-    got = _LINES.get(key)
-    if got is not None and got[0] is fan:  # the entry keeps the fan (and id) alive
-        return got[1]
-    if by is None:
-        line = FanLine(fan.id, fan.zh, fan.en, fan.points, count)
-    else:
-        reason = f"不计: excluded by {by}"
-        line = FanLine(fan.id, fan.zh, fan.en, fan.points, count, False, reason)
-    if len(_LINES) < 100_000:
-        _LINES[key] = (fan, line)
-    return line
-
-
 def _prepare(
     concealed: Sequence[Tile], melds: Sequence[Meld], situation: WinSituation
 ) -> tuple[HandFacts, MeldSignature]:
@@ -207,8 +185,11 @@ def _prepare(
         or (s.last_tile and standing[wi] > 0)
     ):
         _validate(concealed, melds, situation)  # raises the error
-    hand = HandFacts(
-        standing, melds, situation, (conc, counts, mask, melded, kongs, ckongs)
+    hand = HandFacts._of(
+        melds if type(melds) is tuple else tuple(melds),
+        situation,
+        standing,
+        (conc, counts, mask, melded, kongs, ckongs),
     )
     return hand, sig
 
@@ -285,7 +266,7 @@ def _validate(
     return counts
 
 
-_Candidate = tuple[ScoringContext, _Found, int, int]
+_Candidate = tuple[ScoringContext, Found, Outcome]
 
 
 def _candidates(
@@ -296,50 +277,48 @@ def _candidates(
 ) -> list[_Candidate]:
     hand, sig = _prepare(concealed, melds, situation)
     fans = ruleset.fans
+    plan = _plan(fans)
     out = []
     for d in split_hand(hand.concealed, sig, ruleset.shapes):
         ctx = ScoringContext(hand, d)
-        found, total, minimum = _evaluate(ctx, fans)
-        out.append((ctx, found, total, minimum))
+        found, outcome = _evaluate(ctx, fans, plan)
+        out.append((ctx, found, outcome))
     return out
 
 
 def _result(ruleset: RuleSet, cand: _Candidate) -> ScoreResult:
-    ctx, found, total, minimum = cand
-    plan = _plan(ruleset.fans)
-    excludes = plan.excludes
-    lines = plan.lines
-    counted: list[FanLine] = []
-    skipped: list[FanLine] = []
-    by: list[tuple[int, Fan]] = []  # counted so far: (rank, fan)
-    out = 0
-    for r, fan, n in found:
-        if out >> r & 1:
-            for r2, f2 in by:
-                if excludes[r2] >> r & 1:
-                    skipped.append(_line(fan, n, f2.id))
-                    break
-            continue
-        line = lines.get(r << 8 | n)
-        if line is None:
-            line = lines[r << 8 | n] = _line(fan, n)
-        counted.append(line)
-        by.append((r, fan))
-        out |= excludes[r]
+    ctx, _, outcome = cand
+    minimum = outcome.minimum
     error = None
     if minimum < ruleset.min_fan:
         error = f"below the {ruleset.min_fan}-fan minimum ({minimum})"
-    return ScoreResult(
-        win=error is None,
-        total=total,
-        fans=tuple(counted),
-        not_counted=tuple(skipped),
-        minimum_total=minimum,
-        shape=_SHAPE_NAME[ctx.shape],
-        split=ctx.decomposition,
-        error=error,
-        code=None if error is None else ScoreError.BELOW_MINIMUM,
-    )
+    # Built with the slots' own setters: a frozen dataclass's __init__ pays
+    # object.__setattr__ per field, about twice the cost.
+    res = _new(ScoreResult)
+    _R_WIN(res, error is None)
+    _R_TOTAL(res, outcome.total)
+    _R_FANS(res, outcome.counted)
+    _R_NOT_COUNTED(res, outcome.skipped)
+    _R_MINIMUM(res, minimum)
+    _R_SHAPE(res, _SHAPE_NAME[ctx.shape])
+    _R_SPLIT(res, ctx.decomposition)
+    _R_ERROR(res, error)
+    _R_CODE(res, None if error is None else ScoreError.BELOW_MINIMUM)
+    return res
+
+
+_new = object.__new__
+(
+    _R_WIN,
+    _R_TOTAL,
+    _R_FANS,
+    _R_NOT_COUNTED,
+    _R_MINIMUM,
+    _R_SHAPE,
+    _R_SPLIT,
+    _R_ERROR,
+    _R_CODE,
+) = (ScoreResult.__dict__[f.name].__set__ for f in fields(ScoreResult))
 
 
 def score(
@@ -373,9 +352,12 @@ def score(
     if not cands:
         return NOT_COMPLETE_RESULT
     best = cands[0]
-    for c in cands[1:]:
-        if c[2] > best[2]:
-            best = c
+    if len(cands) > 1:
+        top = best[2].total
+        for c in cands[1:]:
+            if c[2].total > top:
+                best = c
+                top = c[2].total
     return _result(ruleset, best)
 
 

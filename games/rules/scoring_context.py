@@ -149,6 +149,58 @@ class HandFacts:
         self._kinds: tuple[int, ...] | None = None
         self.features = _hand_features(self)
 
+    @classmethod
+    def _of(
+        cls,
+        melds: tuple[Meld, ...],
+        situation: WinSituation,
+        standing: tuple[int, ...],
+        known: tuple[tuple[int, ...], tuple[int, ...], int, int, int, int],
+    ) -> HandFacts:
+        """``HandFacts(standing, melds, situation, known)`` for a caller that
+        has checked the input and counted the tiles (:func:`_prepare`):
+        the same attributes, set without the general path's recounting."""
+        self = _new(cls)
+        conc, counts, mask, melded, kongs, ckongs = known
+        self.melds = melds
+        self.situation = situation
+        win = situation.win_tile.index
+        self.win = win
+        self.standing = standing
+        self.concealed = conc
+        self.counts = counts
+        self.mask = mask
+        self.suits = _SUITS_OF[mask & 0x1FF != 0][mask & 0x3FE00 != 0][
+            mask & 0x7FC0000 != 0
+        ]
+        self.winds = mask & _WIND_MASK != 0
+        self.dragons = mask & _DRAGON_MASK != 0
+        self.melded = melded
+        self.kongs = kongs
+        self.concealed_kongs = ckongs
+        self.melded_kongs = kongs - ckongs
+        sd = situation.self_drawn
+        self.self_drawn = sd
+        kong = situation.kong
+        wall = situation.wall_last
+        self.last_tile = (situation.last_tile and conc[win] == 1) or (
+            counts[win] - conc[win] == 3
+        )
+        if sd:
+            self.replacement = kong and kongs > 0
+            self.robbing = False
+            self.last_draw = wall
+            self.last_claim = False
+        else:
+            self.replacement = False
+            self.robbing = kong
+            self.last_draw = False
+            self.last_claim = wall
+        self._unique = None
+        self._kinds = None
+        self.features = _hand_features(self)
+        return self
+
     @property
     def kinds(self) -> tuple[int, ...]:
         """Tile indices with a non-zero count, ascending."""
@@ -362,6 +414,11 @@ class ScoringContext:
         return f"<ScoringContext {self.shape.value} {self.decomposition}>"
 
 
+_new = object.__new__
+# suits bit set (1 万, 2 筒, 4 条) by whether each suit is present
+_SUITS_OF = (((0, 4), (2, 6)), ((1, 5), (3, 7)))
+_WIND_MASK = 0xF << 27
+_DRAGON_MASK = 0x7 << 31
 _REGULAR = Shape.REGULAR
 _KNITTED = Shape.KNITTED_STRAIGHT
 _SHAPE_NAME = {shape: shape.value for shape in Shape}  # Enum.value is slow

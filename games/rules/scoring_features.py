@@ -8,6 +8,7 @@ there as before.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from .fans.base import Fan
@@ -110,9 +111,13 @@ def needs_mask(fan: Fan) -> int:
     return mask
 
 
-# Tile-set features: bit -> the tiles (bit set over indices) allowed.
+# Tile-set features: bit -> the tiles (bit set over indices) allowed.  A
+# registry, not a memo: filled at import by the fan modules (12 for MCR, a
+# few more for the two-player tables), never by scoring.
 _TILE_FEATURES: dict[int, int] = {}
-# Per suit segment, segment bits -> the tile-set features they allow.
+# Per suit segment, segment bits -> the tile-set features they allow: four
+# lookup tables of 512, 512, 512 and 128 entries, rebuilt when a feature is
+# registered.
 _ONLY_TABLES: list[tuple[int, ...]] = []
 
 
@@ -179,48 +184,69 @@ def _hand_features(h: HandFacts) -> int:
         & t2[mask >> 18 & 0x1FF]
         & t3[mask >> 27]
     )
-    if h.melded == 0:
-        f |= _F["no_claims"]
-        if not h.melds:
-            f |= _F["no_melds"]
-    elif h.melded == 4:
-        f |= _F["melded4"]
+    melded = h.melded
+    if melded == 0:
+        f |= _NO_MELDS_F if not h.melds else _NO_CLAIMS_F
+    elif melded == 4:
+        f |= _MELDED4_F
     c = h.counts
-    if h.kongs:
-        f |= _F["kongs"]
+    kongs = h.kongs
+    if kongs:
+        f |= _KONGS_F
         if h.melded_kongs:
-            f |= _F["melded_kong"]
+            f |= _MELDED_KONG_F
         if h.concealed_kongs:
-            f |= _F["concealed_kong"]
-    if 4 in c and c.count(4) > h.kongs:
-        f |= _F["hog"]
+            f |= _CONCEALED_KONG_F
+    if 4 in c and c.count(4) > kongs:
+        f |= _HOG_F
     s = h.situation
     if s.flowers:
-        f |= _F["flowers"]
+        f |= _FLOWERS_F
     if h.last_tile or s.kong or s.wall_last:
-        f |= _F["flags"]
+        f |= _FLAGS_F
         if h.last_tile:
-            f |= _F["last_tile"]
+            f |= _LAST_TILE_F
         if h.last_draw:
-            f |= _F["last_draw"]
+            f |= _LAST_DRAW_F
         if h.last_claim:
-            f |= _F["last_claim"]
+            f |= _LAST_CLAIM_F
         if h.replacement:
-            f |= _F["replacement"]
+            f |= _REPLACEMENT_F
         if h.robbing:
-            f |= _F["robbing"]
-    if 3 in c or 4 in c:
-        if c[31] >= 3 or c[32] >= 3 or c[33] >= 3:
-            f |= _F["dragon3"]
+            f |= _ROBBING_F
+    tw = _TERMINALS_HONORS_OF(c)  # six terminals, four winds, three dragons
+    if max(tw) >= 3:
+        if max(tw[10:]) >= 3:
+            f |= _DRAGON3_F
         if c[s.round_wind.index] >= 3:
-            f |= _F["round_wind3"]
+            f |= _ROUND_WIND3_F
         if c[s.seat_wind.index] >= 3:
-            f |= _F["seat_wind3"]
-        for i in _TERMINAL_OR_WIND:
-            if c[i] >= 3:
-                f |= _F["terminal_or_wind3"]
-                break
+            f |= _SEAT_WIND3_F
+        if max(tw[:10]) >= 3:
+            f |= _TERMINAL_OR_WIND3_F
     return f
+
+
+_NO_CLAIMS_F = _F["no_claims"]
+_NO_MELDS_F = _F["no_claims"] | _F["no_melds"]
+_MELDED4_F = _F["melded4"]
+_KONGS_F = _F["kongs"]
+_MELDED_KONG_F = _F["melded_kong"]
+_CONCEALED_KONG_F = _F["concealed_kong"]
+_HOG_F = _F["hog"]
+_FLOWERS_F = _F["flowers"]
+_FLAGS_F = _F["flags"]
+_LAST_TILE_F = _F["last_tile"]
+_LAST_DRAW_F = _F["last_draw"]
+_LAST_CLAIM_F = _F["last_claim"]
+_REPLACEMENT_F = _F["replacement"]
+_ROBBING_F = _F["robbing"]
+_DRAGON3_F = _F["dragon3"]
+_ROUND_WIND3_F = _F["round_wind3"]
+_SEAT_WIND3_F = _F["seat_wind3"]
+_TERMINAL_OR_WIND3_F = _F["terminal_or_wind3"]
+# 1m 9m 1p 9p 1s 9s, the winds, the dragons (in this order)
+_TERMINALS_HONORS_OF = itemgetter(*_TERMINAL_OR_WIND, 31, 32, 33)
 
 
 _SHAPE_BIT = {

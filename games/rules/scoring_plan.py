@@ -4,6 +4,14 @@ Per fan table and shape the fans are grouped by what they need
 (``Fan.needs``), groups needing a usually-absent feature are filed under it,
 and 不计 is applied as bit masks over the fans' value ranks.  Split out of
 :mod:`games.rules.scoring` (issue 15); importable from there as before.
+
+A split is checked in three table look-ups (issue 15 speed work): the checks
+of the fans needing only common features, flattened per combination of those
+features (:meth:`_Plan.stage`, a few hundred combinations in play); the fans
+present, gathered as one int (:data:`Found`: each fan's count in its rank's
+byte, so nothing is sorted); and what they come to once 不计 is applied, with
+the breakdown lines (:class:`Outcome`, by :data:`Found`), so that the best
+split's result is read, not rebuilt.
 """
 
 from __future__ import annotations
@@ -80,7 +88,18 @@ class _Plan:
     requirement, shared analysis and 不计 set (as rank bits), and per shape
     the fans grouped by requirement."""
 
-    __slots__ = ("fans", "entries", "by_shape", "all", "excludes", "lines")
+    __slots__ = (
+        "fans",
+        "entries",
+        "by_shape",
+        "calls",
+        "all",
+        "excludes",
+        "info",
+        "tail",
+        "lines",
+        "outcomes",
+    )
 
     def __init__(self, fans: Sequence[Fan]) -> None:
         self.fans = fans
@@ -90,18 +109,97 @@ class _Plan:
         self.entries = tuple(
             (rank, fans[i], needs_mask(fans[i])) for rank, i in enumerate(order)
         )
-        self.all: _Plain = tuple((r, f, f.condition) for r, f, _ in self.entries)
+        self.all: _Plain = tuple(
+            (r * _COUNT_BITS, f, f.condition) for r, f, _ in self.entries
+        )
         ranks: dict[str, int] = {}
         for r, f, _ in self.entries:
             ranks[f.id] = ranks.get(f.id, 0) | 1 << r
         self.excludes = tuple(
             sum(ranks.get(x, 0) for x in set(f.excludes)) for _, f, _ in self.entries
         )
+        # The last fan in value order when nothing excludes it and it
+        # excludes nothing (MCR's 花牌): kept out of the Outcome table's key,
+        # its line added after (its counts would multiply the keys).
+        last = len(self.entries) - 1
+        self.tail = -1
+        if (
+            last >= 0
+            and not self.excludes[last]
+            and not any(x >> last & 1 for x in self.excludes)
+        ):
+            self.tail = last
+        # by rank: (fan, its points, counts toward the minimum, its 不计 bits)
+        self.info = tuple(
+            (f, f.points, f.counts_toward_minimum, self.excludes[r])
+            for r, f, _ in self.entries
+        )
+        # Lookup tables: one entry per shape (five at most).
         self.by_shape: dict[Shape, _Stage] = {}
-        # counted breakdown lines by rank << 8 | count
+        self.calls: dict[Shape, _Calls] = {}
+        # Breakdown lines by rank << 8 | count (counted), and by
+        # (excluding rank + 1) << 16 | rank << 8 | count (not counted).  A
+        # lookup table bounded by the table: fans × the counts a fan can have
+        # (at most 4 of a set fan, 8 flowers) × (1 + the fans excluding it);
+        # a few hundred lines for MCR.
         self.lines: dict[int, FanLine] = {}
+        # Outcome by the fans found (see _outcome for the bound).
+        self.outcomes: dict[Found, Outcome] = {}
 
-    def stage(self, shape: Shape) -> _Stage:
+    def line(
+        self, fan: Fan, count: int, rank: int, by: str | None = None, by_rank: int = -1
+    ) -> FanLine:
+        """The breakdown line of ``fan`` (of ``rank``) × ``count``, not
+        counted when ``by`` (of ``by_rank``) excludes it; made once."""
+        key = (by_rank + 1) << 16 | rank << 8 | count
+        got = self.lines.get(key)
+        if got is None:
+            if by is None:
+                got = FanLine(fan.id, fan.zh, fan.en, fan.points, count)
+            else:
+                reason = f"不计: excluded by {by}"
+                got = FanLine(
+                    fan.id, fan.zh, fan.en, fan.points, count, False, reason, by
+                )
+            self.lines[key] = got
+        return got
+
+    def stage(self, shape: Shape) -> _Calls:
+        """The checks of ``shape``'s fans: ``(mask, entries, rare,
+        rare_mask)``.  ``mask``: the features the fans needing only common
+        features need; ``entries``: their :data:`_Entry` filled so far per
+        ``features & mask`` (see :meth:`entry`); ``rare``: per rare feature,
+        the checks of the fans needing it (:data:`_Check`, each behind its
+        own requirement); ``rare_mask``: the rare features."""
+        got = self.calls.get(shape)
+        if got is None:
+            common, rare, rare_mask = self._groups(shape)
+            mask = 0
+            for need, _, _, _ in common:
+                mask |= need
+            got = self.calls[shape] = (
+                mask,
+                {},
+                {
+                    bit: tuple((group[0], *_flat([group])) for group in groups)
+                    for bit, groups in rare.items()
+                },
+                rare_mask,
+            )
+        return got
+
+    def entry(self, shape: Shape, feats: int) -> _Entry:
+        """The :data:`_Entry` of a split of ``shape`` whose common features
+        are ``feats`` (masked as :meth:`stage` says), made and filed."""
+        common, _, _ = self._groups(shape)
+        got = _flat([g for g in common if g[0] & feats == g[0]])
+        table = self.stage(shape)[1]
+        if len(table) >= _ENTRIES_BOUND:
+            table.clear()
+        table[feats] = got
+        return got
+
+    def _groups(self, shape: Shape) -> _Stage:
         """The fans a split of ``shape`` may have, grouped by requirement
         (the shape's own features left out of the requirement)."""
         got = self.by_shape.get(shape)
@@ -148,8 +246,54 @@ class _Plan:
         return tuple(common), rare_t, rare_mask
 
 
-# A fan table's plan, by the table's identity (kept alive by the entry).
+# A stage's entries: the combinations of common features that occur (a
+# few hundred for MCR); past the bound the table starts again.
+_ENTRIES_BOUND = 1 << 12
+# What a split is checked by: (the fans credited without a call, as Found
+# bits and as (rank, 1); conditions to call, with their count's shift and
+# their rank; analyses to run, each with {fan id: (shift, rank) of the fans it
+# credits}).
+_Entry = tuple[
+    int,
+    tuple[tuple[int, int], ...],
+    tuple[tuple[_Cond, int, int], ...],
+    tuple[tuple[Analysis, dict[str, tuple[tuple[int, int], ...]]], ...],
+]
+# An _Entry behind a requirement: (features needed, *entry).
+_Check = tuple[
+    int,
+    int,
+    tuple[tuple[int, int], ...],
+    tuple[tuple[_Cond, int, int], ...],
+    tuple[tuple[Analysis, dict[str, tuple[tuple[int, int], ...]]], ...],
+]
+_Calls = tuple[int, dict[int, _Entry], dict[int, tuple[_Check, ...]], int]
+
+
+def _flat(groups: Sequence[tuple[int, _Plain, _Batched, _Exact]]) -> _Entry:
+    """The checks of ``groups`` in one :data:`_Entry` (one call per analysis)."""
+    found = 0
+    exact: list[tuple[int, int]] = []
+    plain: list[tuple[_Cond, int, int]] = []
+    merged: dict[Analysis, dict[str, tuple[tuple[int, int], ...]]] = {}
+    for _, g_plain, g_batched, g_exact in groups:
+        for r, _, _ in g_exact:
+            found |= 1 << r * _COUNT_BITS
+            exact.append((r, 1))
+        plain += [(cond, r * _COUNT_BITS, r) for r, _, cond in g_plain]
+        for analysis, keys in g_batched:
+            into = merged.setdefault(analysis, {})
+            for k, v in keys.items():
+                into[k] = into.get(k, ()) + tuple((r * _COUNT_BITS, r) for r, _ in v)
+    return found, tuple(exact), tuple(plain), tuple(merged.items())
+
+
+# A fan table's plan, by the table's identity (kept alive by the entry).  A
+# lookup table: one entry per fan table in use, i.e. per rule set (about a
+# dozen); held to _PLANS_BOUND entries all the same, so code that makes
+# tables on the fly (tests re-valuing fans) cannot grow it.
 _PLANS: dict[int, _Plan] = {}
+_PLANS_BOUND = 64
 
 
 def forget_plans() -> None:
@@ -160,64 +304,201 @@ def forget_plans() -> None:
 def _plan(fans: Sequence[Fan]) -> _Plan:
     got = _PLANS.get(id(fans))
     if got is None or got.fans is not fans:
+        if len(_PLANS) >= _PLANS_BOUND:
+            _PLANS.clear()
         got = _PLANS[id(fans)] = _Plan(fans)
     return got
 
 
-# (rank, fan, count) of the fans present, in value order
-_Found = list[tuple[int, Fan, int]]
+# The fans present in a split, as one int: fan ``rank``'s count in bits
+# ``8 * rank`` to ``8 * rank + 7`` (a count is below 256: at most 4 of a set
+# fan, 8 flowers).  Built without sorting (ranks are bit places), and the key
+# of :attr:`_Plan.outcomes`.
+Found = int
+_COUNT_BITS = 8
 
 
-def _evaluate(ctx: ScoringContext, fans: Sequence[Fan]) -> tuple[_Found, int, int]:
-    """Evaluate the fans; apply 不计; return (present, total, minimum)."""
-    plan = _plan(fans)
-    feats = _split_features(ctx) | ctx.hand.features
-    found: _Found = []
-    add = found.append
-    common, rare, rare_mask = plan.stage(ctx.shape)
-    groups: Sequence[tuple[int, _Plain, _Batched, _Exact]] = common
-    more = feats & rare_mask
-    while True:
-        for need, plain, batched, exact in groups:
-            if need & feats != need:
+class Outcome:
+    """What a split's fans come to once 不计 is applied (one per
+    :data:`Found` value, shared by every split with those fans).
+
+    Attributes:
+        total: sum of the counted fans; ``minimum``: the same without fans
+            that do not count toward the minimum (flowers).
+        any_minimum: some fan present counts toward the minimum (if not,
+            the scorer runs the fallback pass).
+        counted, skipped: the breakdown lines, highest value first.
+    """
+
+    __slots__ = ("total", "minimum", "any_minimum", "counted", "skipped")
+
+    def __init__(self, plan: _Plan, present: list[tuple[int, int]]) -> None:
+        # present: (rank, count) of the fans found, ascending.
+        info = plan.info
+        lines = plan.lines
+        counted: list[FanLine] = []
+        skipped: list[FanLine] = []
+        by: list[int] = []  # ranks counted so far
+        out = 0  # ranks not counted (不计)
+        total = minimum = 0
+        any_minimum = False
+        for r, n in present:
+            fan, points, to_minimum, excludes = info[r]
+            if to_minimum:
+                any_minimum = True
+            if out >> r & 1:
+                for r2 in by:
+                    if info[r2][3] >> r & 1:
+                        key = (r2 + 1) << 16 | r << 8 | n
+                        line = lines.get(key)
+                        if line is None:
+                            line = plan.line(fan, n, r, info[r2][0].id, r2)
+                        skipped.append(line)
+                        break
                 continue
-            if exact:
-                found += exact
-            for r, f, cond in plain:
-                n = cond(ctx)
-                if n:
-                    add((r, f, n))
-            for analysis, keys in batched:
-                for key, n in analysis(ctx).items():
-                    hit = keys.get(key)
-                    if hit is not None and n:
-                        for r, f in hit:
-                            add((r, f, n))
-        if not more:
-            break
+            line = lines.get(r << 8 | n)
+            if line is None:
+                line = plan.line(fan, n, r)
+            counted.append(line)
+            by.append(r)
+            out |= excludes
+            v = points * n
+            total += v
+            if to_minimum:
+                minimum += v
+        self.total = total
+        self.minimum = minimum
+        self.any_minimum = any_minimum
+        self.counted = tuple(counted)
+        self.skipped = tuple(skipped)
+
+    def plus(self, plan: _Plan, rank: int, count: int) -> Outcome:
+        """This outcome with fan ``rank`` × ``count`` counted as well (a fan
+        nothing excludes, ranked after every fan here)."""
+        fan, points, to_minimum, _ = plan.info[rank]
+        line = plan.lines.get(rank << 8 | count)
+        if line is None:
+            line = plan.line(fan, count, rank)
+        got: Outcome = _new(Outcome)
+        got.total = self.total + points * count
+        got.minimum = self.minimum + points * count if to_minimum else self.minimum
+        got.any_minimum = self.any_minimum or to_minimum
+        got.counted = (*self.counted, line)
+        got.skipped = self.skipped
+        return got
+
+
+# How many outcomes a plan keeps: the domain is the fan combinations that
+# occur (thousands for MCR on random hands, about a third met again within
+# 20,000 new hands); past the bound the table starts again.
+_OUTCOMES_BOUND = 1 << 15
+
+
+_new = object.__new__
+
+
+def _outcome(
+    plan: _Plan,
+    found: Found,
+    exact: list[tuple[tuple[int, int], ...]],
+    hits: list[tuple[int, int]],
+) -> Outcome:
+    """The :class:`Outcome` of ``found`` under ``plan`` (a table look-up;
+    ``exact`` and ``hits``, the same fans as (rank, count), make it)."""
+    tail = plan.tail
+    n = 0
+    if tail >= 0:
+        n = found >> tail * _COUNT_BITS & 0xFF
+        if n:
+            found ^= n << tail * _COUNT_BITS
+    got = plan.outcomes.get(found)
+    if got is None:
+        if len(plan.outcomes) >= _OUTCOMES_BOUND:
+            plan.outcomes.clear()
+        for e in exact:
+            hits += e
+        if n:
+            hits = [h for h in hits if h[0] != tail]
+        hits.sort()
+        got = plan.outcomes[found] = Outcome(plan, hits)
+    if n:
+        got = got.plus(plan, tail, n)
+    return got
+
+
+def _decode(found: Found) -> list[tuple[int, int]]:
+    """(rank, count) of each fan in ``found``, ascending."""
+    out = []
+    while found:
+        r = ((found & -found).bit_length() - 1) // _COUNT_BITS
+        n = found >> r * _COUNT_BITS & 0xFF
+        found ^= n << r * _COUNT_BITS
+        out.append((r, n))
+    return out
+
+
+def _evaluate(
+    ctx: ScoringContext, fans: Sequence[Fan], plan: _Plan | None = None
+) -> tuple[Found, Outcome]:
+    """Evaluate the fans (``plan``: their :func:`_plan`, when the caller has
+    it); return the fans present and their :class:`Outcome` (不计 applied)."""
+    if plan is None:
+        plan = _plan(fans)
+    feats = _split_features(ctx) | ctx.hand.features
+    mask, entries, rare, rare_mask = plan.stage(ctx.shape)
+    entry = entries.get(feats & mask)
+    if entry is None:
+        entry = plan.entry(ctx.shape, feats & mask)
+    found, exact, plain, batched = entry
+    exacts = [exact]
+    hits: list[tuple[int, int]] = []
+    add = hits.append
+    for cond, shift, r in plain:
+        n = cond(ctx)
+        if n:
+            found |= n << shift
+            add((r, n))
+    for analysis, keys in batched:
+        for fid, n in analysis(ctx).items():
+            if n:
+                fit = keys.get(fid)
+                if fit is not None:
+                    for shift, r in fit:
+                        found |= n << shift
+                        add((r, n))
+    more = feats & rare_mask
+    while more:
         bit = more & -more
         more ^= bit
-        groups = rare[bit]
-    for _, f, _ in found:
-        if f.counts_toward_minimum:
-            break
-    else:
+        for need, bits, exact, plain, batched in rare[bit]:
+            if need & feats != need:
+                continue
+            if bits:
+                found |= bits
+                exacts.append(exact)
+            for cond, shift, r in plain:
+                n = cond(ctx)
+                if n:
+                    found |= n << shift
+                    add((r, n))
+            for analysis, keys in batched:
+                for fid, n in analysis(ctx).items():
+                    if n:
+                        fit = keys.get(fid)
+                        if fit is not None:
+                            for shift, r in fit:
+                                found |= n << shift
+                                add((r, n))
+    got = _outcome(plan, found, exacts, hits)
+    if not got.any_minimum:
+        hits = _decode(found)
         ctx.nothing_else = True
-        got = {r for r, _, _ in found}
-        found += [
-            (r, f, n) for r, f, cond in plan.all if r not in got and (n := cond(ctx))
-        ]
+        for shift, _, cond in plan.all:
+            if not found >> shift & 0xFF:
+                n = cond(ctx)
+                if n:
+                    found |= n << shift
+                    hits.append((shift // _COUNT_BITS, n))
         ctx.nothing_else = False
-    found.sort()  # by rank: ranks are unique, fans are never compared
-    excludes = plan.excludes
-    out = 0  # ranks not counted (不计)
-    total = minimum = 0
-    for r, fan, n in found:
-        if out >> r & 1:
-            continue
-        v = fan.points * n
-        total += v
-        if fan.counts_toward_minimum:
-            minimum += v
-        out |= excludes[r]
-    return found, total, minimum
+        got = _outcome(plan, found, [], hits)
+    return found, got

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from enum import StrEnum
+from functools import lru_cache
 from itertools import permutations
 from typing import Final
 
@@ -100,13 +101,24 @@ KNITTED_STRAIGHTS: Final[tuple[tuple[int, ...], ...]] = tuple(
 # are simply left over).  That is 3j + 2q minus the most held tiles such
 # blocks can use (the "cover"), which a short memoised search gives.
 
+# Caches (issue 15, "a stated bound"):
+# * _VEC_IDS/_VECS intern the distinct vectors, a small finite domain: an
+#   entry is at most 3j + 2q <= 14, and what play reaches is a few hundred
+#   (163 after 400 hands of four rule sets); never emptied, so ids stay valid.
+# * The hot tables (_CONV, _SUIT, _HONOR, _UP, _DOWN, _KNIT_RESTS) are dicts read inline
+#   on every shanten; each is emptied when it passes _MEMO_LIMIT entries.
+#   Their domains are finite but large (877,844 suit patterns of counts 0-5
+#   with at most 15 tiles; 92,984 honour patterns), hence the bound.  A
+#   functools.lru_cache costs 2.5x a dict look-up per call (157 vs 63 ns,
+#   measured) on the paths that make deficiency_each fast, so they stay dicts.
+# * The cold builders (_cover, _piece_vid, _suited_vid) run only when a new
+#   pattern enters those tables: functools.lru_cache with a stated maxsize.
 _VEC_IDS: dict[tuple[int, ...], int] = {}
-_VECS: list[tuple[int, ...]] = []  # few hundred distinct vectors in practice
+_VECS: list[tuple[int, ...]] = []
 _CONV: dict[int, int] = {}
-# Memo tables grow with the patterns seen; in a long-lived process each is
-# emptied when it passes this size (ids in _VECS stay valid), which bounds
-# memory to some tens of MB while keeping the hit rate of real play.
 _MEMO_LIMIT: Final = 200_000
+"""Entries a hot memo table holds before it is emptied (some tens of MB in
+all at worst; 400 self-played hands of four rule sets fill none past 32,000)."""
 
 
 def _intern(vec: tuple[int, ...]) -> int:
@@ -119,9 +131,9 @@ def _intern(vec: tuple[int, ...]) -> int:
 
 
 _NO_COVER: Final = (0,) * 10
-_COVER: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
+@lru_cache(maxsize=1 << 16)
 def _cover(x: tuple[int, ...]) -> tuple[int, ...]:
     """Most held tiles that ``j`` sets and ``q`` pairs can use, at ``j + 5q``.
 
@@ -130,13 +142,11 @@ def _cover(x: tuple[int, ...]) -> tuple[int, ...]:
     part is a sub-multiset of a set (``k``, ``kk``, ``kkk``, ``k k+1``,
     ``k k+2``, ``k k+1 k+2``) or of a pair (``k``, ``kk``); such parts are
     always inside the suit, so the answer does not depend on where the run
-    lies.  Memoised on ``x``; the remainders repeat across patterns.
+    lies.  Memoised on ``x`` (the remainders repeat across patterns) for the
+    last 65,536 runs: 14,233 after 400 hands of four rule sets.
     """
     if not x:
         return _NO_COVER
-    got = _COVER.get(x)
-    if got is not None:
-        return got
     n = len(x)
     a = x[0]
     b = x[1] if n > 1 else 0
@@ -178,11 +188,7 @@ def _cover(x: tuple[int, ...]) -> tuple[int, ...]:
             v = size + r[j]
             if v > best[5 + j]:
                 best[5 + j] = v
-    out = tuple(best)
-    if len(_COVER) > _MEMO_LIMIT:
-        _COVER.clear()
-    _COVER[x] = out
-    return out
+    return tuple(best)
 
 
 def _run_vector(x: tuple[int, ...]) -> tuple[int, ...]:
@@ -218,20 +224,25 @@ def _conv(a: int, b: int) -> int:
 
 
 _EMPTY_VID: Final = _intern(_run_vector(()))  # only fresh blocks
-_PATTERN_VIDS: dict[tuple[int, ...], int] = {}
-_PIECE_VIDS: dict[tuple[int, ...], int] = {}
 
 
+@lru_cache(maxsize=1 << 15)
+def _piece_vid(piece: tuple[int, ...]) -> int:
+    """The vector id of a run of counts (a piece of a suit pattern), kept for
+    the last 32,768 pieces (10,371 after 400 hands of four rule sets)."""
+    return _intern(_run_vector(piece))
+
+
+@lru_cache(maxsize=1 << 16)
 def _suited_vid(c: tuple[int, ...]) -> int:
-    """Return the vector id of a suit pattern (9 counts), memoised.
+    """Return the vector id of a suit pattern (9 counts).
 
     Tiles separated by two or more empty ranks cannot share a block, so the
     pattern splits into pieces whose vectors are combined with
-    :func:`_conv`; a piece's vector depends only on its counts.
+    :func:`_conv`; a piece's vector depends only on its counts.  Kept for
+    the last 65,536 patterns (a pattern and its knitted remainders are asked
+    once each when _SUIT builds its record: 30,981 after 400 hands).
     """
-    vid = _PATTERN_VIDS.get(c)
-    if vid is not None:
-        return vid
     n = len(c)
     vid = _EMPTY_VID
     i = 0
@@ -250,16 +261,8 @@ def _suited_vid(c: tuple[int, ...]) -> int:
                 k += 2
             else:
                 break
-        key = c[i : end + 1]
-        piece = _PIECE_VIDS.get(key)
-        if piece is None:
-            piece = _PIECE_VIDS[key] = _intern(_run_vector(key))
-        vid = _conv(vid, piece)
+        vid = _conv(vid, _piece_vid(c[i : end + 1]))
         i = end + 1
-    if len(_PATTERN_VIDS) > _MEMO_LIMIT:
-        _PATTERN_VIDS.clear()
-        _PIECE_VIDS.clear()
-    _PATTERN_VIDS[c] = vid
     return vid
 
 
@@ -279,9 +282,39 @@ def _honor_vid(c: tuple[int, ...]) -> int:
 
 
 # Suited record: (vector id, pairs, odd kinds, orphans held, orphan pair,
-#   knitted held for residue 0/1/2, vector id of the rest for residue 0/1/2,
-#   most knitted held for any residue)
+#   knitted held for residue 0/1/2, most knitted held for any residue, the
+#   pattern as one int (3 bits a rank) for _knit_rests)
 # Honour record: (vector id, pairs, odd kinds, kinds held, any pair)
+
+
+_KNIT_RESTS: dict[int, tuple[int, int, int]] = {}
+# pattern code -> _knit_rests; a hot table like _SUIT (read inline by the
+# knitted straight), emptied past _MEMO_LIMIT
+
+
+def _knit_rests(code: int) -> tuple[int, int, int]:
+    """The vector ids of a suit pattern (``code``: 3 bits a rank) less one
+    tile of each of its knitted ranks, for residue 0/1/2 (147/258/369).
+
+    Only the knitted straight asks, so they are computed when asked rather
+    than for every pattern: the rule sets without 组合龙 never pay for them.
+    """
+    got = _KNIT_RESTS.get(code)
+    if got is not None:
+        return got
+    c = [(code >> (3 * i)) & 7 for i in range(9)]
+    ids = []
+    for knit in _SUIT_KNITS:
+        rest = list(c)
+        for k in knit:
+            if rest[k]:
+                rest[k] -= 1
+        ids.append(_suited_vid(tuple(rest)))
+    got = (ids[0], ids[1], ids[2])
+    if len(_KNIT_RESTS) > _MEMO_LIMIT:
+        _KNIT_RESTS.clear()
+    _KNIT_RESTS[code] = got
+    return got
 
 
 class _SuitTable(dict[tuple[int, ...], tuple[int, ...]]):
@@ -291,18 +324,13 @@ class _SuitTable(dict[tuple[int, ...], tuple[int, ...]]):
         odds = sum(x & 1 for x in c)
         orph = (c[0] > 0) + (c[8] > 0)
         orph_pair = int(c[0] > 1 or c[8] > 1)
-        held: list[int] = []
-        rest_ids: list[int] = []
-        for knit in _SUIT_KNITS:
-            rest = list(c)
-            n = 0
-            for k in knit:
-                if rest[k]:
-                    rest[k] -= 1
-                    n += 1
-            held.append(n)
-            rest_ids.append(_suited_vid(tuple(rest)))
-        rec = (vid, pairs, odds, orph, orph_pair, *held, *rest_ids, max(held))
+        h0 = (c[0] > 0) + (c[3] > 0) + (c[6] > 0)
+        h1 = (c[1] > 0) + (c[4] > 0) + (c[7] > 0)
+        h2 = (c[2] > 0) + (c[5] > 0) + (c[8] > 0)
+        code = 0
+        for i, x in enumerate(c):
+            code |= x << (3 * i)
+        rec = (vid, pairs, odds, orph, orph_pair, h0, h1, h2, max(h0, h1, h2), code)
         if len(self) > _MEMO_LIMIT:
             self.clear()
         self[c] = rec
@@ -319,6 +347,8 @@ class _HonorTable(dict[tuple[int, ...], tuple[int, ...]]):
             sum(1 for x in c if x),
             int(any(x > 1 for x in c)),
         )
+        if len(self) > _MEMO_LIMIT:
+            self.clear()
         self[c] = rec
         return rec
 
@@ -381,11 +411,12 @@ def _deficiencies(
     if melds <= 1 and Shape.KNITTED_STRAIGHT in shapes:
         limit = min(cutoff, min(out.values(), default=_INF)) if best_only else cutoff
         best_ks = _INF
+        k0, k1, k2 = _knit_rests(r0[9]), _knit_rests(r1[9]), _knit_rests(r2[9])
         for a, b, c in _PERMS:
             missing = 9 - r0[5 + a] - r1[5 + b] - r2[5 + c]
             if missing >= best_ks or missing >= limit:
                 continue
-            d = missing + _regular(r0[8 + a], r1[8 + b], r2[8 + c], rz[0], 1 - melds)
+            d = missing + _regular(k0[a], k1[b], k2[c], rz[0], 1 - melds)
             if d < best_ks:
                 best_ks = d
         if best_ks < _INF:
@@ -396,6 +427,8 @@ def _deficiencies(
 _SHAPE_BITS: Final = tuple((shape, 1 << i) for i, shape in enumerate(Shape))
 _REG_BIT, _SP_BIT, _TO_BIT, _HK_BIT, _KS_BIT = (bit for _, bit in _SHAPE_BITS)
 _MASKS: dict[object, int] = {}
+# shape collections seen (a small finite domain: one per rule set and the
+# few sets the callers build), at most 1,024 kept
 
 
 def _mask_of(shapes: Collection[Shape]) -> int:
@@ -454,7 +487,7 @@ def _least(
                 best = d
         if mask & _HK_BIT:
             hz = 14 - rz[3]
-            if hz - r0[11] - r1[11] - r2[11] < best:
+            if hz - r0[8] - r1[8] - r2[8] < best:
                 a0, a1, a2 = r0[5], r0[6], r0[7]
                 b0, b1, b2 = r1[5], r1[6], r1[7]
                 c0, c1, c2 = r2[5], r2[6], r2[7]
@@ -468,21 +501,28 @@ def _least(
                 )
                 if d < best:
                     best = d
-    if melds <= 1 and mask & _KS_BIT and 9 - r0[11] - r1[11] - r2[11] < best:
+    if melds <= 1 and mask & _KS_BIT and 9 - r0[8] - r1[8] - r2[8] < best:
         col = 6 - melds  # one set (none with the meld) and the pair
         vz = rz[0]
+        rests = _KNIT_RESTS
+        k0 = rests.get(r0[9]) or _knit_rests(r0[9])
+        k1 = rests.get(r1[9]) or _knit_rests(r1[9])
+        k2 = rests.get(r2[9]) or _knit_rests(r2[9])
         for a, b, c in _PERMS:
             missing = 9 - r0[5 + a] - r1[5 + b] - r2[5 + c]
             if missing >= best:
                 continue
-            d = (
-                missing
-                + _VECS[_conv(_conv(r0[8 + a], r1[8 + b]), _conv(r2[8 + c], vz))][col]
-            )
+            d = missing + _VECS[_conv(_conv(k0[a], k1[b]), _conv(k2[c], vz))][col]
             if d < best:
                 best = d
     return best
 
+
+_UP: dict[tuple[int, ...], list[tuple[int, ...] | None]] = {}
+_DOWN: dict[tuple[int, ...], list[tuple[int, ...] | None]] = {}
+# Per suit pattern, the record of the pattern with one more (_UP) / one fewer
+# (_DOWN) tile at each rank, filled as asked: the same patterns as _SUIT and
+# _HONOR, emptied like them past _MEMO_LIMIT.
 
 _SEG_OF: Final = tuple(min(k // 9, 3) for k in range(NUM_KINDS))
 _POS_OF: Final = tuple(k - 9 * _SEG_OF[k] for k in range(NUM_KINDS))
@@ -541,43 +581,118 @@ def deficiency_each(
         special = 0
     vecs = _VECS
     conv = _CONV
-    ab = _conv(r0[0], r1[0])
-    cd = _conv(r2[0], rz[0])
+    steps = _UP if delta == 1 else _DOWN if delta == -1 else None
+    seg_of = _SEG_OF
+    pos_of = _POS_OF
+    # seven pairs and thirteen orphans add counters over the suits: per
+    # suit, the sum of the three unchanged suits' counters; the knitted
+    # shapes go to _least only when their bound can beat the best so far
+    pairs_sp = special & _SP_BIT
+    orphans = special & _TO_BIT
+    knit = special & (_HK_BIT | _KS_BIT)
+    o_pairs = o_odds = o_orph = o_opair = o_knit = (0, 0, 0, 0)
+    if pairs_sp:
+        tp = r0[1] + r1[1] + r2[1] + rz[1]
+        to = r0[2] + r1[2] + r2[2] + rz[2]
+        o_pairs = (tp - r0[1], tp - r1[1], tp - r2[1], tp - rz[1])
+        o_odds = (to - r0[2], to - r1[2], to - r2[2], to - rz[2])
+    if orphans:
+        th = r0[3] + r1[3] + r2[3] + rz[3]
+        o_orph = (th - r0[3], th - r1[3], th - r2[3], th - rz[3])
+        o_opair = (
+            r1[4] | r2[4] | rz[4],
+            r0[4] | r2[4] | rz[4],
+            r0[4] | r1[4] | rz[4],
+            r0[4] | r1[4] | r2[4],
+        )
+    if knit:
+        tk = r0[8] + r1[8] + r2[8]
+        o_knit = (tk - r0[8], tk - r1[8], tk - r2[8], tk)
+    hk = melds == 0 and bool(knit & _HK_BIT)
+    ks = bool(knit & _KS_BIT)
+    others = (0, 0, 0, 0)
+    if regular:
+        # per suit, the min-plus combination of the three unchanged suits
+        # (the combination is associative and commutative: one look-up per
+        # kind then gives the same vector as combining all four)
+        v0, v1, v2, vz = r0[0], r1[0], r2[0], rz[0]
+        ab = _conv(v0, v1)
+        cd = _conv(v2, vz)
+        others = (_conv(v1, cd), _conv(v0, cd), _conv(ab, vz), _conv(ab, v2))
     out: list[int] = []
+    # each suit's row of steps, looked up once (a pattern's hash is not kept)
+    rows: list[list[tuple[int, ...] | None] | None] = [None, None, None, None]
     for k in kinds:
-        seg = _SEG_OF[k]
-        pos = _POS_OF[k]
+        seg = seg_of[k]
+        pos = pos_of[k]
         p = pats[seg]
-        q = (*p[:pos], p[pos] + delta, *p[pos + 1 :])
-        rec = _HONOR[q] if seg == 3 else _SUIT[q]
+        row = rows[seg]
+        if row is None:
+            row = steps.get(p) if steps is not None else None
+            if row is None:
+                row = [None] * len(p)
+                if steps is not None:
+                    if len(steps) > _MEMO_LIMIT:
+                        steps.clear()
+                    steps[p] = row
+            rows[seg] = row
+        rec = row[pos]
+        if rec is None:
+            q = (*p[:pos], p[pos] + delta, *p[pos + 1 :])
+            rec = row[pos] = _HONOR[q] if seg == 3 else _SUIT[q]
         best = cutoff
         if regular:
-            # one half of the min-plus combination is unchanged
-            if seg < 2:
-                key = rec[0] << 24 | r1[0] if seg == 0 else r0[0] << 24 | rec[0]
-                other, first = cd, False
-            else:
-                key = rec[0] << 24 | rz[0] if seg == 2 else r2[0] << 24 | rec[0]
-                other, first = ab, True
+            key = rec[0] << 24 | others[seg]
             x = conv.get(key)
             if x is None:
-                x = _conv(key >> 24, key & 0xFFFFFF)
-            key = other << 24 | x if first else x << 24 | other
-            y = conv.get(key)
-            if y is None:
-                y = _conv(key >> 24, key & 0xFFFFFF)
-            d = vecs[y][col]
+                x = _conv(rec[0], others[seg])
+            d = vecs[x][col]
             if d < best:
                 best = d
-        if special:
-            if seg == 0:
-                best = _least(rec, r1, r2, rz, melds, special, best)
-            elif seg == 1:
-                best = _least(r0, rec, r2, rz, melds, special, best)
-            elif seg == 2:
-                best = _least(r0, r1, rec, rz, melds, special, best)
+        if pairs_sp:
+            pairs = o_pairs[seg] + rec[1]
+            if pairs >= 7:
+                out.append(0)
+                continue
+            need = 7 - pairs
+            odds = o_odds[seg] + rec[2]
+            d = need + (need - odds if need > odds else 0)
+            if d < best:
+                best = d
+        if orphans:
+            d = 14 - (o_orph[seg] + rec[3]) - (o_opair[seg] | rec[4])
+            if d < best:
+                best = d
+        if knit:
+            if seg == 3:
+                most = o_knit[3]
+                a, b, c, z = r0, r1, r2, rec
             else:
-                best = _least(r0, r1, r2, rec, melds, special, best)
+                most = o_knit[seg] + rec[8]
+                if seg == 0:
+                    a, b, c, z = rec, r1, r2, rz
+                elif seg == 1:
+                    a, b, c, z = r0, rec, r2, rz
+                else:
+                    a, b, c, z = r0, r1, rec, rz
+            if hk:
+                hz = 14 - z[3]
+                if hz - most < best:
+                    a0, a1, a2 = a[5], a[6], a[7]
+                    b0, b1, b2 = b[5], b[6], b[7]
+                    c0, c1, c2 = c[5], c[6], c[7]
+                    d = hz - max(
+                        a0 + b1 + c2,
+                        a0 + b2 + c1,
+                        a1 + b0 + c2,
+                        a1 + b2 + c0,
+                        a2 + b0 + c1,
+                        a2 + b1 + c0,
+                    )
+                    if d < best:
+                        best = d
+            if ks and 9 - most < best:
+                best = _least(a, b, c, z, melds, _KS_BIT, best)
         out.append(best)
     return out
 

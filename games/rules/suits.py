@@ -67,6 +67,55 @@ def _seg_sets(
         c[i + 2] += 1
 
 
+_SplitsOf = tuple[int, int, SuitSplits, PairSplits]
+
+
+def _splits_of(seg: int, pat: tuple[int, ...]) -> _SplitsOf:
+    """``(rem, kinds, plain, paired)`` of one suit's pattern (see
+    :class:`_Suit`), with tile indices counted from the suit's first tile:
+    from the table :data:`_SPLITS` (the three suited suits share it),
+    searched only outside its bounds."""
+    got = _SPLITS[seg == 3].get(pat)
+    if got is not None:
+        return got
+    if sum(pat) <= 14 and max(pat) <= 4:  # within the table: fits nowhere
+        return sum(pat) % 3, len(pat) - pat.count(0), (), ()
+    return _search_splits(seg, pat)
+
+
+def _search_splits(seg: int, pat: tuple[int, ...]) -> _SplitsOf:
+    """:func:`_splits_of` by a search (any pattern; the rule the table keeps)."""
+    n = len(pat)
+    chows = seg != 3
+    rem = sum(pat) % 3
+    c = list(pat)
+    plain: list[tuple[int, ...]] = []
+    paired: list[tuple[int, tuple[int, ...]]] = []
+    if rem == 0:
+        found: list[tuple[int, ...]] = []
+        _seg_sets(c, 0, n, 0, chows, found, [])
+        seen: set[tuple[int, ...]] = set()
+        for s in found:
+            key = tuple(sorted(s))
+            if key not in seen:  # 1111+23: pung-then-chow = chow-then-pung
+                seen.add(key)
+                plain.append(key)
+    elif rem == 2:
+        seen2: set[tuple[int, tuple[int, ...]]] = set()
+        for p in range(n):
+            if c[p] >= 2:
+                c[p] -= 2
+                found = []
+                _seg_sets(c, 0, n, 0, chows, found, [])
+                c[p] += 2
+                for s in found:
+                    pkey = (p, tuple(sorted(s)))
+                    if pkey not in seen2:
+                        seen2.add(pkey)
+                        paired.append(pkey)
+    return rem, n - pat.count(0), tuple(plain), tuple(paired)
+
+
 class _Suit:
     """Everything about one suit's count pattern (memoised per pattern).
 
@@ -85,37 +134,18 @@ class _Suit:
     __slots__ = ("rem", "plain", "paired", "fits", "pair", "one", "kinds")
 
     def __init__(self, seg: int, pat: tuple[int, ...]) -> None:
-        lo, hi, chows = _SEGMENTS[seg]
-        n = hi - lo
-        self.rem = sum(pat) % 3
-        self.kinds = n - pat.count(0)
-        c = list(pat)
-        plain: list[tuple[int, ...]] = []
-        paired: list[tuple[int, tuple[int, ...]]] = []
-        if self.rem == 0:
-            found: list[tuple[int, ...]] = []
-            _seg_sets(c, 0, n, lo, chows, found, [])
-            seen: set[tuple[int, ...]] = set()
-            for s in found:
-                key = tuple(sorted(s))
-                if key not in seen:  # 1111+23: pung-then-chow = chow-then-pung
-                    seen.add(key)
-                    plain.append(key)
-        elif self.rem == 2:
-            seen2: set[tuple[int, tuple[int, ...]]] = set()
-            for p in range(n):
-                if c[p] >= 2:
-                    c[p] -= 2
-                    found = []
-                    _seg_sets(c, 0, n, lo, chows, found, [])
-                    c[p] += 2
-                    for s in found:
-                        pkey = (lo + p, tuple(sorted(s)))
-                        if pkey not in seen2:
-                            seen2.add(pkey)
-                            paired.append(pkey)
-        self.plain: SuitSplits = tuple(plain)
-        self.paired: PairSplits = tuple(paired)
+        lo = _SEGMENTS[seg][0]
+        rem, kinds, plain, paired = _splits_of(seg, pat)
+        if lo:  # the shared splits are for tiles from 0: move them to the suit
+            lo2 = lo * 2
+            plain = tuple([tuple([x + lo2 for x in codes]) for codes in plain])
+            paired = tuple(
+                [(p + lo, tuple([x + lo2 for x in codes])) for p, codes in paired]
+            )
+        self.rem = rem
+        self.kinds = kinds
+        self.plain: SuitSplits = plain
+        self.paired: PairSplits = paired
         self.fits = bool(plain) if self.rem == 0 else bool(paired)
         self.pair = self.rem == 2
         self.one: (
@@ -139,33 +169,43 @@ class _Suit:
             )
 
 
-_SUITS: tuple[dict[tuple[int, ...], _Suit], ...] = ({}, {}, {}, {})
+# Each suit's memo entries, by count pattern.  The patterns of a hand's suit
+# are finite (0-4 copies of each kind, at most 14 tiles: 405,350 suited and
+# 43,130 honour patterns), but only some tens of thousands occur in play:
+# each suit keeps at most _SUIT_BOUND of them (least recently used dropped).
+_SUIT_BOUND = 1 << 15
 
 
-def _suit(seg: int, pat: tuple[int, ...]) -> _Suit:
-    table = _SUITS[seg]
-    got = table.get(pat)
-    if got is None:
-        if len(table) >= 1 << 16:  # far more than the patterns that occur
-            table.clear()
-        got = table[pat] = _Suit(seg, pat)
-    return got
+@lru_cache(maxsize=_SUIT_BOUND)
+def _suit_m(pat: tuple[int, ...]) -> _Suit:
+    return _Suit(0, pat)
+
+
+@lru_cache(maxsize=_SUIT_BOUND)
+def _suit_p(pat: tuple[int, ...]) -> _Suit:
+    return _Suit(1, pat)
+
+
+@lru_cache(maxsize=_SUIT_BOUND)
+def _suit_s(pat: tuple[int, ...]) -> _Suit:
+    return _Suit(2, pat)
+
+
+@lru_cache(maxsize=_SUIT_BOUND)
+def _suit_z(pat: tuple[int, ...]) -> _Suit:
+    return _Suit(3, pat)
 
 
 def _suits(counts: Sequence[int]) -> tuple[_Suit, _Suit, _Suit, _Suit]:
     """The four suits' memo entries of a count vector (length 34)."""
-    t0, t1, t2, t3 = _SUITS
     if type(counts) is not tuple:
         counts = tuple(counts)
-    p = counts[0:9]
-    a = t0.get(p) or _suit(0, p)
-    p = counts[9:18]
-    b = t1.get(p) or _suit(1, p)
-    p = counts[18:27]
-    c = t2.get(p) or _suit(2, p)
-    p = counts[27:34]
-    d = t3.get(p) or _suit(3, p)
-    return a, b, c, d
+    return (
+        _suit_m(counts[0:9]),
+        _suit_p(counts[9:18]),
+        _suit_s(counts[18:27]),
+        _suit_z(counts[27:34]),
+    )
 
 
 def regular_splits(counts: Sequence[int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -248,27 +288,116 @@ def _suit_ok(c: list[int], chows: bool) -> bool:
 
 
 _NO, _FITS_PLAIN, _FITS_PAIR = 1, 2, 3
-_FITS: tuple[dict[tuple[int, ...], int], ...] = ({}, {}, {}, {})
-_ADDS: tuple[dict[tuple[int, ...], tuple[tuple[int, bool], ...]], ...] = (
-    {},
-    {},
-    {},
-    {},
+
+
+def _complete_patterns(n: int, chows: bool) -> dict[tuple[int, ...], _SplitsOf]:
+    """Every pattern of one suit (``n`` kinds, chows allowed or not) that is
+    at most four sets, or at most four sets + a pair, with at most 4 copies
+    of a kind, and its splits (as :func:`_search_splits` gives them).
+
+    Each multiset of sets is made once, adding sets lowest tile first (none,
+    a pung, chows, or both at each tile); patterns repeat (three chows 123 =
+    three pungs).  The search lists a pattern's splits in the order it meets
+    them: it takes the lowest tile's pung before its chow, so its order is
+    that of the splits' codes with pungs first at each tile (``code ^ 1``,
+    sorted and compared in turn); with a pair, by pair tile first.
+    """
+    plain: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    c = [0] * n
+    acc: list[int] = []  # set codes: 2 * tile + 1 a pung, 2 * tile a chow
+    last = n - 2 if chows else 0  # chows start below this
+
+    def at(t: int, left: int) -> None:
+        # sets starting at tile t: none, a pung, chows, or both
+        if t == n or not left:
+            plain.setdefault(tuple(c), []).append(tuple(sorted(acc)))
+            return
+        at(t + 1, left)
+        if c[t] <= 1:
+            c[t] += 3
+            acc.append(2 * t + 1)
+            at(t + 1, left - 1)
+            acc.pop()
+            c[t] -= 3
+        if t < last:
+            for pung in (0, 1):
+                if pung and c[t] > 1:
+                    break
+                if pung:
+                    c[t] += 3
+                    acc.append(2 * t + 1)
+                k = 0
+                while k + pung < left and c[t] < 4 and c[t + 1] < 4 and c[t + 2] < 4:
+                    k += 1
+                    c[t] += 1
+                    c[t + 1] += 1
+                    c[t + 2] += 1
+                    acc.append(2 * t)
+                    at(t + 1, left - k - pung)
+                if k:
+                    del acc[-k:]
+                if pung:
+                    acc.pop()
+                c[t] -= k + 3 * pung
+                c[t + 1] -= k
+                c[t + 2] -= k
+
+    at(0, 4)
+
+    def order(codes: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(sorted([x ^ 1 for x in codes]))
+
+    out: dict[tuple[int, ...], _SplitsOf] = {}
+    paired: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+    for pat, splits in plain.items():
+        splits.sort(key=order)
+        out[pat] = (sum(pat) % 3, n - pat.count(0), tuple(splits), ())
+        q = list(pat)
+        for p in range(n):
+            if q[p] <= 2:
+                q[p] += 2
+                paired.setdefault(tuple(q), []).extend([(p, s) for s in splits])
+                q[p] -= 2
+    for pat, pairs in paired.items():
+        pairs.sort(key=lambda ps: (ps[0], order(ps[1])))
+        out[pat] = (sum(pat) % 3, n - pat.count(0), (), tuple(pairs))
+    return out
+
+
+_SPLITS = (_complete_patterns(9, True), _complete_patterns(7, False))
+"""Suited (shared by 万 筒 条) and honour patterns of at most 14 tiles (4
+copies a kind at most) that fit a complete hand, with their splits, tiles
+counted from the suit's first tile: 21,743 + 498 entries built at import
+(some tens of ms, about 8 MB with :data:`_FITS`), so a hand never seen before
+never searches a suit.  A pattern within those bounds that is missing fits
+nowhere."""
+_SUITED_FITS = {
+    pat: _FITS_PAIR if v[3] else _FITS_PLAIN for pat, v in _SPLITS[0].items()
+}
+_HONOR_FITS = {
+    pat: _FITS_PAIR if v[3] else _FITS_PLAIN for pat, v in _SPLITS[1].items()
+}
+_FITS: tuple[dict[tuple[int, ...], int], ...] = (
+    _SUITED_FITS,
+    _SUITED_FITS,
+    _SUITED_FITS,
+    _HONOR_FITS,
 )
+"""Per suit: whether each pattern of :data:`_SPLITS` fits as sets only or
+as sets + the pair (a pattern within its bounds that is missing does not)."""
+_LO = (0, 9, 18, 27)  # each suit's first tile
 
 
 def _fit(seg: int, pat: tuple[int, ...]) -> int:
     """Whether one suit's pattern fits in a complete hand: ``_NO``,
-    ``_FITS_PLAIN`` (sets only) or ``_FITS_PAIR`` (sets + the pair);
-    memoised (for the patterns of standing hands)."""
-    table = _FITS[seg]
-    got = table.get(pat)
-    if got is None:
-        got = _fit_of(seg, pat)
-        if len(table) >= 1 << 17:
-            table.clear()
-        table[pat] = got
-    return got
+    ``_FITS_PLAIN`` (sets only) or ``_FITS_PAIR`` (sets + the pair); from
+    the table :data:`_FITS`, solved only outside its bounds."""
+    got = _FITS[seg].get(pat)
+    if got is not None:
+        return got
+    if sum(pat) <= 14 and max(pat) <= 4:
+        return _NO
+    return _fit_of(seg, pat)
 
 
 def _fit_of(seg: int, pat: tuple[int, ...]) -> int:
@@ -291,30 +420,42 @@ def _fit_of(seg: int, pat: tuple[int, ...]) -> int:
 
 def _adds(seg: int, pat: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
     """``(tile, with the pair)`` for each tile of the suit whose addition
-    makes ``pat`` fit a complete hand (a fifth copy allowed)."""
-    table = _ADDS[seg]
-    got = table.get(pat)
-    if got is None:
-        lo = _SEGMENTS[seg][0]
-        n = len(pat)
-        c = list(pat)
-        out = []
-        for t in range(n):
-            if not (
-                c[t]
-                or (seg < 3 and ((t >= 1 and c[t - 1]) or (t + 1 < n and c[t + 1])))
-            ):
-                continue  # a lone tile fits nowhere
-            c[t] += 1
-            f = _fit_of(seg, tuple(c))  # not memoised: these are one-offs
-            c[t] -= 1
-            if f != _NO:
-                out.append((lo + t, f == _FITS_PAIR))
-        got = tuple(out)
-        if len(table) >= 1 << 17:
-            table.clear()
-        table[pat] = got
-    return got
+    makes ``pat`` fit a complete hand (a fifth copy allowed); tiles are
+    counted from the suit's first tile (add ``_LO[seg]``)."""
+    n = len(pat)
+    c = list(pat)
+    out = []
+    for t in range(n):
+        if not (
+            c[t] or (seg < 3 and ((t >= 1 and c[t - 1]) or (t + 1 < n and c[t + 1])))
+        ):
+            continue  # a lone tile fits nowhere
+        c[t] += 1
+        f = _fit(seg, tuple(c))
+        c[t] -= 1
+        if f != _NO:
+            out.append((t, f == _FITS_PAIR))
+    return tuple(out)
+
+
+# _adds per suit, by pattern (the three suited suits share one memo, tiles
+# counted from the suit's first tile).  The domain is the patterns of 3k + 1
+# or 3k + 2 tiles that occur in waiting hands: finite, some tens of
+# thousands in play; bounded.
+_ADDS_BOUND = 1 << 16
+
+
+@lru_cache(maxsize=_ADDS_BOUND)
+def _suited_adds(pat: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
+    return _adds(0, pat)
+
+
+@lru_cache(maxsize=_ADDS_BOUND // 8)
+def _honor_adds(pat: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
+    return _adds(3, pat)
+
+
+_ADDS = (_suited_adds, _suited_adds, _suited_adds, _honor_adds)
 
 
 def _waits(counts: Sequence[int], other_than: int = -1) -> list[int]:
@@ -324,8 +465,19 @@ def _waits(counts: Sequence[int], other_than: int = -1) -> list[int]:
     """
     if type(counts) is not tuple:
         counts = tuple(counts)
-    pats = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
-    fits = [_FITS[j].get(p) or _fit(j, p) for j, p in enumerate(pats)]
+    pats = (p0, p1, p2, p3) = (
+        counts[0:9],
+        counts[9:18],
+        counts[18:27],
+        counts[27:34],
+    )
+    suited = _SUITED_FITS
+    fits = [
+        suited.get(p0) or _fit(0, p0),
+        suited.get(p1) or _fit(1, p1),
+        suited.get(p2) or _fit(2, p2),
+        _HONOR_FITS.get(p3) or _fit(3, p3),
+    ]
     bad = fits.count(_NO)
     out: list[int] = []
     if bad > 1:
@@ -342,12 +494,11 @@ def _waits(counts: Sequence[int], other_than: int = -1) -> list[int]:
         if need < 0 or need > 1:
             continue
         p = pats[j]
-        adds = _ADDS[j].get(p)
-        if adds is None:
-            adds = _adds(j, p)
+        adds = _ADDS[j](p)
+        lo = _LO[j]
         for t, paired in adds:
-            if paired == need and t != other_than:
-                out.append(t)
+            if paired == need and t + lo != other_than:
+                out.append(t + lo)
                 if other_than >= 0:
                     return out
     return out

@@ -38,6 +38,7 @@ from .scoring import NOT_COMPLETE_RESULT, ScoreResult, score
 from .shanten import kinds_below
 from .situation import WinSituation
 from .tiles import NUM_KINDS, Tile, from_counts
+from .waits import waits
 
 if TYPE_CHECKING:
     from .rulesets.base import RuleSet
@@ -139,8 +140,15 @@ def wild_assignments(
             for k in range(start, NUM_KINDS)
             if k in allowed and work[k] + fixed[k] < 4
         ]
-        # complete with the other left - 1 wilds: a deficiency below left
-        for k in kinds_below(work, melds, shapes, room, left):
+        # complete with the other left - 1 wilds: a deficiency below left;
+        # for the last wild these are the natural hand's waits, which the
+        # per-suit tables give faster than a test per kind (same kinds)
+        if left == 1:
+            completing = set(waits(work, melds=melds, shapes=shapes))
+            fits = [k for k in room if k in completing]
+        else:
+            fits = kinds_below(work, melds, shapes, room, left)
+        for k in fits:
             work[k] += 1
             for rest in rec(k, left - 1):
                 yield (k, *rest)
@@ -149,15 +157,8 @@ def wild_assignments(
     yield from rec(0, wilds)
 
 
-_ALLOWED: dict[str, frozenset[int]] = {}
-
-
 def _allowed(ruleset: RuleSet) -> frozenset[int]:
-    got = _ALLOWED.get(ruleset.name)
-    if got is None:
-        got = frozenset(t.index for t in ruleset.kinds)
-        _ALLOWED[ruleset.name] = got
-    return got
+    return ruleset.kind_indices
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +254,11 @@ def score_wild(
             full[wk] += 1
             sit = as_win.get(wk)
             if sit is None:
-                sit = as_win[wk] = replace(plain, win_tile=Tile.from_index(wk))
+                sit = as_win[wk] = (
+                    plain
+                    if plain.win_tile.index == wk
+                    else replace(plain, win_tile=Tile.from_index(wk))
+                )
             tried += 1
             try:
                 res = score(standing, faced, sit, ruleset)

@@ -19,6 +19,8 @@ Clicks:
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.errors import RulesError
 from games.rules.hand_notation import HandText, format_hand, parse_hand
 from games.rules.melds import Meld, MeldKind
@@ -108,7 +110,8 @@ def _apply_op(
             return ""
         if parts[0] == "del" and len(parts) == 3:
             where, i = parts[1], int(parts[2])
-            target = {"c": concealed, "m": melds, "f": flowers}[where]
+            lists: dict[str, list[Any]] = {"c": concealed, "m": melds, "f": flowers}
+            target = lists[where]
             if not 0 <= i < len(target):
                 raise IndexError(i)
             del target[i]

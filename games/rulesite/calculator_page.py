@@ -63,8 +63,7 @@ def _not_counted(calc: Calculation) -> list[NotCounted]:
     names = {f.id: f for f in calc.ruleset.fans}
     out = []
     for line in calc.outcome.result.not_counted:
-        # the scorer's reason reads "不计: excluded by <FAN_ID>"
-        by = line.reason.rsplit(" ", 1)[-1] if "excluded by" in line.reason else ""
+        by = line.excluded_by
         fan = names.get(by)
         out.append(NotCounted(line, by, fan.zh if fan else "", fan.en if fan else ""))
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.templatetags.mj_table import tile_name
+from games.display.tiles import tile_name
 
 from .calculator import CalcError, ErrorCode
 

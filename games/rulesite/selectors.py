@@ -254,7 +254,7 @@ def fan_page(name: str, fan_id: str) -> dict[str, Any]:
     except KeyError:
         raise Http404(f"rule set {name!r} has no fan {fan_id!r}") from None
     row = fan_row(rs, fan)
-    elsewhere = []
+    elsewhere: list[tuple[RuleSet, Fan | None]] = []
     for other in all_rulesets():
         try:
             f = other.fan(fan_id)
@@ -278,7 +278,7 @@ def comparison() -> dict[str, Any]:
                 names[f.id] = f
                 order.append(f.id)
     points = {rs.name: {f.id: f.points for f in rs.fans} for rs in sets}
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"fan": names[i], "cells": [(rs, points[rs.name].get(i)) for rs in sets]}
         for i in order
     ]

@@ -207,8 +207,8 @@ def situation_labels(inp: object) -> list[str]:
 
 
 def _tile_names(text: str) -> str:
+    from games.display.tiles import tile_name
     from games.rules.tiles import parse_tiles
-    from games.templatetags.mj_table import tile_name
 
     try:
         sep = pgettext("list separator", "、")

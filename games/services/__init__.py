@@ -1,54 +1,61 @@
 """Writes for live play (services); reads are in games.selectors.
 
 Views, consumers, tasks and commands call these and nothing else writes
-tables, hands or their logs.
+tables, hands or their logs.  One concept per module, each service named
+``<entity>_<verb>`` and taking keywords only:
+
+- tables: sitting down (快速开始, 人机练习, 好友房), 继续 / 分组, leaving;
+- deal: dealing a hand; act: a seated player's move (a typed
+  :class:`~games.services.moves.Move`, read from the browser by
+  games.protocol); timers: a timed-out prompt, paced automated play;
+  seats: connect, disconnect, the grace, 托管;
+- auto: the bot's and 托管's choices; progress: storing what a move did;
+- settlement (hand_settle, hand_annul, hand_book), reversal (hand_reverse,
+  hand_restore), unplayable, resume, review: after and around hands;
+- locking (the table row lock), errors (:class:`TableError`).
 """
 
-from .play import (
-    TableError,
-    check_action,
-    do_apply_action,
-    do_seat_away,
-    do_timeout,
-    note_connect,
-    note_disconnect,
-    refusal_message,
-    start_hand,
-)
-from .settlement import annul_hand, settle_hand
+from .act import table_act
+from .deal import table_deal
+from .errors import TableError
+from .moves import Move
+from .seats import seat_away, seat_connect, seat_disconnect, seat_force_auto
+from .settlement import hand_annul, hand_settle
 from .tables import (
-    continue_match,
-    create_friend_table,
-    do_settle_timeout,
-    do_table_request,
-    join_friend_table,
-    leave_table,
-    open_table_of,
-    play_bot,
-    quick_match,
-    regroup,
+    table_accept_bot,
+    table_continue,
+    table_create_friend,
+    table_join_friend,
+    table_leave,
+    table_open_of,
+    table_play_bot,
+    table_quick_match,
+    table_regroup,
+    table_settle_timeout,
 )
+from .timers import table_auto_step, table_timeout
 
 __all__ = [
+    "Move",
     "TableError",
-    "annul_hand",
-    "check_action",
-    "continue_match",
-    "create_friend_table",
-    "do_apply_action",
-    "do_seat_away",
-    "do_settle_timeout",
-    "do_table_request",
-    "do_timeout",
-    "join_friend_table",
-    "leave_table",
-    "note_connect",
-    "note_disconnect",
-    "open_table_of",
-    "play_bot",
-    "quick_match",
-    "refusal_message",
-    "regroup",
-    "settle_hand",
-    "start_hand",
+    "hand_annul",
+    "hand_settle",
+    "seat_away",
+    "seat_connect",
+    "seat_disconnect",
+    "seat_force_auto",
+    "table_accept_bot",
+    "table_act",
+    "table_auto_step",
+    "table_continue",
+    "table_create_friend",
+    "table_deal",
+    "table_join_friend",
+    "table_leave",
+    "table_open_of",
+    "table_play_bot",
+    "table_quick_match",
+    "table_regroup",
+    "table_settle_timeout",
+    "table_timeout",
 ]

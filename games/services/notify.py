@@ -1,20 +1,18 @@
-"""Side effects after commit: group broadcasts and delayed jobs.
+"""Side effects after commit: group broadcasts.
 
-``notify_*`` and ``schedule_*`` only register ``transaction.on_commit``
-callbacks, so nothing leaves the process for a write that rolls back.
+``notify_*`` only register ``transaction.on_commit`` callbacks, so nothing
+leaves the process for a write that rolls back.  Due times are rows of the
+one clock (games.services.clock), not messages.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import transaction
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +33,9 @@ def notify_table(
 
     ``reveal`` ({seat, at}) asks that seat's consumer to render once more at
     ``at`` (epoch seconds), when its veil lifts.  ``hand_id`` and ``events``
-    (``Event.to_json()`` dicts just written to that hand's log) let consumers
-    in other processes bring their cached hand up to date without reading
-    the log (games.services.hands.absorb_events).  The message stays on the
+    (``Event.to_json()`` dicts just written to that hand's log) mark the
+    message as a move's: a consumer then sends its frame only if it changed
+    (games.consumers.TableConsumer.send_frame).  The message stays on the
     server (channel layer); consumers send browsers only rendered frames.
     """
     message: dict[str, Any] = {"type": "table.update", "table": table_id}
@@ -78,76 +76,3 @@ def notify_kick(table_id: int, *, user_id: int, message: str) -> None:
             log.exception("kick at table %s failed", table_id)
 
     transaction.on_commit(send)
-
-
-_TIMERS: list[threading.Timer] = []
-_TIMERS_LOCK = threading.Lock()
-
-
-def cancel_timers() -> int:
-    """Cancel this process's pending timer-thread jobs; return how many.
-
-    For tests (and a clean shutdown): the jobs are lost, as in a crash;
-    ``resume_tables`` schedules them again.
-    """
-    with _TIMERS_LOCK:
-        n = sum(1 for t in _TIMERS if t.is_alive())
-        for t in _TIMERS:
-            t.cancel()
-        _TIMERS.clear()
-    return n
-
-
-def scheduler_mode() -> str:
-    """How delayed jobs run here: "sweep", "celery", "thread" (this process)
-    or "none" (settings.MAHJONG_SCHEDULER; "auto" is "thread" when Celery is
-    eager, else "sweep")."""
-    mode = settings.MAHJONG_SCHEDULER
-    if mode == "auto":
-        return "thread" if settings.CELERY_TASK_ALWAYS_EAGER else "sweep"
-    return mode
-
-
-#: Jobs that the "sweep" mode does not schedule: the deadline sweep
-#: (games.services.play.sweep_deadlines) finds those tables itself.
-SWEPT = frozenset({"table_deadline"})
-
-
-def schedule(task_name: str, args: list[Any], *, at: float) -> None:
-    """On commit, run the task ``games.tasks.<task_name>(*args)`` at ``at``.
-
-    ``at`` is epoch seconds.  With Celery: ``apply_async(countdown=...)``;
-    in the embedded default (eager Celery) a daemon timer thread of this
-    process; with ``MAHJONG_SCHEDULER=none`` nothing (tests run the task);
-    in the "sweep" mode nothing for the jobs in :data:`SWEPT`.
-    """
-    mode = scheduler_mode()
-    if mode == "none" or (mode == "sweep" and task_name in SWEPT):
-        return
-
-    def go() -> None:
-        from games import tasks
-
-        task = getattr(tasks, task_name)
-        delay = max(0.0, at - time.time())
-        if mode in ("celery", "sweep"):
-            task.apply_async(args=args, countdown=delay)
-            return
-
-        def run() -> None:
-            close_old_connections()
-            try:
-                task.run(*args)
-            except Exception:
-                log.exception("scheduled %s%s failed", task_name, tuple(args))
-            finally:
-                close_old_connections()
-
-        timer = threading.Timer(delay, run)
-        timer.daemon = True
-        with _TIMERS_LOCK:
-            _TIMERS[:] = [t for t in _TIMERS if t.is_alive()]
-            _TIMERS.append(timer)
-        timer.start()
-
-    transaction.on_commit(go)

@@ -5,32 +5,66 @@ every discard and claim decision of both seats against the hard bot, on the
 seat's own observation) over a hand's seed and stored log and writes one
 :class:`~games.models.HandReview`.  :func:`review_schedule` asks for it on
 commit when a hand ends or is annulled: a Celery task
-(``games.review_hand``) with a broker; in the embedded default a thread of
-the web process right after the commit (as every delayed job there, see
-``games.services.notify.schedule``), so the table's last frame is not held
-up.  The replay page computes a missing review on first view
+(``games.review_hand``) with a broker; in the embedded default (eager
+Celery, the clock in the web process: ``MAHJONG_CLOCK=thread``) a daemon
+thread of the web process right after the commit, so the table's last frame
+is not held up; otherwise (tests, ``bench_action.py``) nothing, and the
+replay page reviews the hand on first view.  It is background work, not a due time:
+it never runs in the clock's loop (games.services.clock), where it would
+delay the tables' timeouts.  The replay page computes a missing review on first view
 (:func:`review_for`), e.g. for hands that ended before reviews existed.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
-from django.db import IntegrityError, transaction
+from django.conf import settings
+from django.db import IntegrityError, close_old_connections, transaction
 
 from games.engine.review import BOT_LEVEL, REVIEW_VERSION, Review, review_hand
+from mahjong_site.celery import app as celery_app
 
 from ..models import HandEvent, HandRecord, HandReview
 from .hands import event_from_row
-from .notify import schedule
 
 log = logging.getLogger(__name__)
 
 
 def review_schedule(*, hand_id: int) -> None:
-    """On commit, have hand ``hand_id`` reviewed (task ``games.review_hand``)."""
-    schedule("review_hand", [hand_id], at=time.time())
+    """On commit, have hand ``hand_id`` reviewed (task ``games.review_hand``;
+    a thread of this process in the embedded default, see the module)."""
+
+    def go() -> None:
+        if not settings.CELERY_TASK_ALWAYS_EAGER:
+            # by name: services do not import the task modules (import contract)
+            celery_app.send_task("games.review_hand", args=[hand_id])
+            return
+        if settings.MAHJONG_CLOCK != "thread":
+            return
+        thread = threading.Thread(
+            target=_review_in_thread, args=(hand_id,), name="review", daemon=True
+        )
+        _THREADS[:] = [t for t in _THREADS if t.is_alive()] + [thread]
+        thread.start()
+
+    transaction.on_commit(go)
+
+
+_THREADS: list[threading.Thread] = []
+"""The embedded default's review threads (tests join them)."""
+
+
+def _review_in_thread(hand_id: int) -> None:
+    close_old_connections()
+    try:
+        review_store(hand_id=hand_id)
+    except Exception:
+        log.exception("review of hand %s failed", hand_id)
+    finally:
+        close_old_connections()
 
 
 def _compute(record: HandRecord) -> tuple[Review | None, str]:
@@ -87,7 +121,7 @@ def review_store(*, hand_id: int, force: bool = False) -> HandReview | None:
     return stored
 
 
-def review_for(record: HandRecord) -> HandReview | None:
+def review_for(*, record: HandRecord) -> HandReview | None:
     """The stored review of an ended hand, computed now if missing or old."""
     found = HandReview.objects.filter(hand_id=record.pk).first()
     if found is not None and found.version == REVIEW_VERSION:

@@ -1,4 +1,6 @@
-"""Settlement of an ended hand, exactly once; annulment; moderator reversal.
+"""Settlement of an ended hand, exactly once; annulment.
+
+A moderator's reversal of a settled hand is games.services.reversal.
 
 The engine's :func:`games.engine.settle.settle` computes the coins (fan ×
 房间基数 × 倍数, capped at the poorer balance — seed 002) and the rake
@@ -33,19 +35,15 @@ from typing import Any
 from django.conf import settings
 
 from accounts.ledger import COINS, POINTS, Movement, ledger_post, lock_profiles
-from accounts.models import LedgerEntry, User
+from accounts.models import LedgerEntry
 from accounts.points import hand_points
 from accounts.services import bot_account
 from games.engine.hand import Hand, next_deal
 from games.rules.tiles import Tile
-from leaderboard.services import (
-    stats_record_hand,
-    stats_restore_hand,
-    stats_reverse_hand,
-)
+from leaderboard.services import stats_record_hand
 
 from ..models import HandRecord, HandSeat, Table
-from .notify import schedule
+from .clock import clock_set
 from .review import review_schedule
 
 
@@ -60,7 +58,7 @@ def _begin_settling(table: Table, record: HandRecord, now: float) -> None:
     table.settle_deadline = datetime.fromtimestamp(now + seconds, tz=UTC)
     if table.closed_reason == "removed":
         # a player was suspended or banned during the hand: no 继续 with them
-        # (games.services.play.seat_force_auto); the opponent reads why
+        # (games.services.seats.seat_force_auto); the opponent reads why
         table.status = Table.Status.CLOSED
         table.continue_votes = []
         if table.match is not None and table.match.ended is None:
@@ -69,7 +67,7 @@ def _begin_settling(table: Table, record: HandRecord, now: float) -> None:
         return
     table.status = Table.Status.SETTLING
     table.continue_votes = [] if not table.is_bot else [1]
-    schedule("settle_timeout", [table.pk, record.pk], at=now + seconds)
+    clock_set(table_id=table.pk, kind="settle", at=now + seconds, hand_id=record.pk)
 
 
 def seat_users(*, table: Table, record: HandRecord) -> list[int]:
@@ -91,7 +89,7 @@ def _endings(table: Table, hand: Hand, left: Sequence[int]) -> list[str]:
     """How each seat ended the hand: left, 托管 after a disconnect, or played."""
     away = list(table.away_since or []) + [None, None]
     auto = list(hand.state.auto)
-    out = []
+    out: list[str] = []
     for seat in (0, 1):
         if seat in left:
             out.append(HandSeat.Ending.LEFT)
@@ -122,7 +120,7 @@ class HandResult:
     dealer: int = 0
 
 
-def book_hand(
+def hand_book(
     *,
     record: HandRecord,
     users: Sequence[int],
@@ -135,7 +133,7 @@ def book_hand(
     ``practice`` are read), ``users`` the user id on each seat.  Locks both
     profiles first (ascending id).  Practice hands post nothing to the
     ledger.  Points follow :func:`accounts.points.hand_points`.  Call inside
-    a transaction; :func:`settle_hand` calls it exactly once per hand.
+    a transaction; :func:`hand_settle` calls it exactly once per hand.
     Returns the two rows, seat 0 first.
     """
     assert record.ended is not None
@@ -224,7 +222,7 @@ def _after_abandon(
             transaction.on_commit(check)
 
 
-def settle_hand(
+def hand_settle(
     *,
     table: Table,
     record: HandRecord,
@@ -270,7 +268,7 @@ def settle_hand(
 
     endings = _endings(table, hand, left)
     users = seat_users(table=table, record=record)
-    book_hand(
+    hand_book(
         record=record,
         users=users,
         result=HandResult(
@@ -316,7 +314,7 @@ def settle_hand(
     return True
 
 
-def annul_hand(*, table: Table, record: HandRecord, now: float, reason: str) -> None:
+def hand_annul(*, table: Table, record: HandRecord, now: float, reason: str) -> None:
     """End a hand that cannot be resumed as 系统断线: 和局 (seed 000 异常处理).
 
     Nothing was paid during the hand (coins move only at settlement), so the
@@ -380,66 +378,3 @@ def annul_hand(*, table: Table, record: HandRecord, now: float, reason: str) -> 
     table.veil = None
     _begin_settling(table, record, now)
     table.save()
-
-
-def hand_reverse(*, hand_id: int, reason: str, by: User | None) -> int:
-    """Undo a settled hand's coins and points (moderation), once.
-
-    Posts ``reversal`` ledger entries for every coin and point entry of the
-    hand (balances move back, ``accounts.ledger.ledger_reverse_hand``), marks
-    its :class:`~games.models.HandSeat` rows ``reversed`` and takes the hand
-    out of the players' counters (``games.models.COUNTED``: it counts
-    nowhere but in the rating, which stays).
-    Returns how many ledger entries were reversed (0 the second time).
-
-    Raises:
-        ValueError: a blank reason, or the hand has no seats (never settled).
-    """
-    from django.db import transaction
-
-    from accounts.ledger import ledger_reverse_hand
-
-    with transaction.atomic():
-        seats = list(HandSeat.objects.filter(hand_id=hand_id).order_by("seat"))
-        if not seats:
-            raise ValueError(f"hand {hand_id} was not settled")
-        lock_profiles(user_ids=[s.user_id for s in seats])
-        seats = list(
-            HandSeat.objects.filter(hand_id=hand_id, reversed=False).order_by("seat")
-        )
-        entries = ledger_reverse_hand(hand_id=hand_id, reason=reason, by=by)
-        if seats:
-            HandSeat.objects.filter(pk__in=[s.pk for s in seats]).update(reversed=True)
-            stats_reverse_hand(seats=seats)
-    return len(entries)
-
-
-def hand_restore(*, hand_id: int, reason: str, by: User | None) -> int:
-    """Undo :func:`hand_reverse` (a moderator upheld an appeal), once.
-
-    Posts ``reversal`` entries of the reversal entries (the balances are
-    again what the settlement booked, ``accounts.ledger.ledger_restore_hand``),
-    clears the hand rows' ``reversed`` mark and puts the hand back into the
-    players' counters.  Returns how many ledger entries were posted (0 when
-    the hand was not reversed).
-
-    Raises:
-        ValueError: a blank reason, or the hand has no seats (never settled).
-    """
-    from django.db import transaction
-
-    from accounts.ledger import ledger_restore_hand
-
-    with transaction.atomic():
-        seats = list(HandSeat.objects.filter(hand_id=hand_id).order_by("seat"))
-        if not seats:
-            raise ValueError(f"hand {hand_id} was not settled")
-        lock_profiles(user_ids=[s.user_id for s in seats])
-        seats = list(
-            HandSeat.objects.filter(hand_id=hand_id, reversed=True).order_by("seat")
-        )
-        entries = ledger_restore_hand(hand_id=hand_id, reason=reason, by=by)
-        if seats:
-            HandSeat.objects.filter(pk__in=[s.pk for s in seats]).update(reversed=False)
-            stats_restore_hand(seats=seats)
-    return len(entries)

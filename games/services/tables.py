@@ -20,13 +20,17 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.data_names import data_name
-from accounts.models import Profile
+from accounts.models import Profile, User
 from games.engine.bots import LEVELS
 
 from ..models import Match, Room, Table
 from ..presence import lobby_beat, waiters_present
-from .notify import notify_kick, notify_table, schedule
-from .play import TableError, lock_table, seat_force_auto, start_hand
+from .clock import clock_set
+from .deal import table_deal
+from .errors import TableError
+from .locking import table_lock
+from .notify import notify_kick, notify_table
+from .seats import seat_force_auto
 
 OPEN = (Table.Status.WAITING, Table.Status.PLAYING, Table.Status.SETTLING)
 
@@ -36,7 +40,7 @@ def _room_name(room: Room) -> Any:
     return lazy(data_name, str)(room.name)
 
 
-def _check_balance(user: Any, room: Room) -> None:
+def _check_balance(user: User, room: Room) -> None:
     coins = Profile.objects.filter(user=user).values_list("coins", flat=True).first()
     if coins is None:
         raise TableError(_("找不到你的玩家资料"))
@@ -49,12 +53,12 @@ def _check_balance(user: Any, room: Room) -> None:
         )
 
 
-def _check_allowed(user: Any) -> None:
+def _check_allowed(user: User) -> None:
     """Refuse a suspended, banned or play-banned player, saying why and until
     when (``moderation.restrictions``, issue 14)."""
     from moderation.restrictions import SEATING, blocking, sanction_message
 
-    sanction = blocking(user_id=getattr(user, "pk", None), kinds=SEATING)
+    sanction = blocking(user_id=user.pk, kinds=SEATING)
     if sanction is not None:  # said in the language active when it is read
         raise TableError(lazy(sanction_message, str)(sanction))
 
@@ -71,8 +75,8 @@ def _restricted_users() -> Any:
     return seating_excluded_users()
 
 
-def open_table_of(user: Any) -> Table | None:
-    """The open table ``user`` sits at, or None."""
+def table_open_of(*, user: User | int) -> Table | None:
+    """The open table ``user`` (a user or a user id) sits at, or None."""
     return (
         Table.objects.filter(Q(seat0=user) | Q(seat1=user), status__in=OPEN)
         .order_by("-id")
@@ -80,15 +84,15 @@ def open_table_of(user: Any) -> Table | None:
     )
 
 
-def _free_user(user: Any) -> Table | None:
+def _free_user(user: User) -> Table | None:
     """Leave a waiting/settling table; return a table still being played."""
-    table = open_table_of(user)
+    table = table_open_of(user=user)
     if table is None:
         return None
     if table.status == Table.Status.PLAYING:
         return table
-    locked = lock_table(table.pk)
-    _close(locked, note="left", seat=locked.seat_of(getattr(user, "pk", None)))
+    locked = table_lock(table_id=table.pk)
+    _close(locked, note="left", seat=locked.seat_of(user.pk))
     return None
 
 
@@ -101,7 +105,7 @@ def _close(table: Table, *, note: str = "", seat: int | None = None) -> None:
     the opponent left instead of going quiet (issue 11 §4).  The settlement
     countdown (``settle_deadline``) is kept: the closed table's frame sends a
     browser still on it to the lobby once the countdown has run out
-    (games.presenters ``settlement.goto``), and :func:`do_settle_timeout`
+    (games.presenters ``settlement.goto``), and :func:`table_settle_timeout`
     re-sends the frames at that moment.
     """
     table.status = Table.Status.CLOSED
@@ -110,7 +114,7 @@ def _close(table: Table, *, note: str = "", seat: int | None = None) -> None:
     table.closed_seat = seat
     table.save()
     if table.match is not None and table.match.ended is None:
-        Match.objects.filter(pk=table.match_id).update(ended=datetime.now(tz=UTC))
+        Match.objects.filter(pk=table.match.pk).update(ended=datetime.now(tz=UTC))
     notify_table(table.pk)
 
 
@@ -124,14 +128,14 @@ def _start_match(table: Table, now: float) -> None:
         dealer=0,
         round_starter=0,
     )
-    start_hand(table, now=now)
+    table_deal(table=table, now=now)
 
 
 MATCH_CANDIDATES = 50
 """Waiting tables one 快速开始 looks at (oldest first)."""
 
 
-def _present_waiter(room: Room, user: Any, now: float) -> Table | None:
+def _present_waiter(room: Room, user: User, now: float) -> Table | None:
     """The oldest waiting 快速开始 table of ``room`` whose player is present.
 
     Issue 11 §1 (coins were lost to an absent opponent): only a player whose
@@ -163,7 +167,7 @@ def _present_waiter(room: Room, user: Any, now: float) -> Table | None:
     return None
 
 
-def quick_match(user: Any, room: Room, *, now: float | None = None) -> Table:
+def table_quick_match(*, user: User, room: Room, now: float | None = None) -> Table:
     """快速开始 / 分组: pair ``user`` with a player waiting in ``room``.
 
     Only present players are paired (:func:`_present_waiter`); ``user``
@@ -197,12 +201,16 @@ def quick_match(user: Any, room: Room, *, now: float | None = None) -> Table:
             seat0=user,
             created=datetime.fromtimestamp(now, tz=UTC),
         )
-        schedule("table_refresh", [table.pk], at=now + settings.MAHJONG_BOT_OFFER_AFTER)
+        clock_set(
+            table_id=table.pk,
+            kind="bot_offer",
+            at=now + settings.MAHJONG_BOT_OFFER_AFTER,
+        )
         return table
 
 
-def play_bot(
-    user: Any, room: Room, level: str | None = None, *, now: float | None = None
+def table_play_bot(
+    *, user: User, room: Room, level: str | None = None, now: float | None = None
 ) -> Table:
     """人机练习: a table against the server's bot of ``level``; deal at once.
 
@@ -231,7 +239,7 @@ def play_bot(
         return table
 
 
-def create_friend_table(user: Any, room: Room) -> Table:
+def table_create_friend(*, user: User, room: Room) -> Table:
     """好友房: a private waiting table; share ``/t/<invite_token>``.
 
     Raises:
@@ -252,7 +260,7 @@ def create_friend_table(user: Any, room: Room) -> Table:
         )
 
 
-def join_friend_table(user: Any, token: str, *, now: float | None = None) -> Table:
+def table_join_friend(*, user: User, token: str, now: float | None = None) -> Table:
     """Take the free seat of the friend table ``token`` and deal.
 
     The host, or the guest again, just gets the table back.
@@ -284,105 +292,130 @@ def join_friend_table(user: Any, token: str, *, now: float | None = None) -> Tab
         return table
 
 
-def continue_match(user: Any, table: Table, *, now: float | None = None) -> Table:
+def _seated(table_id: int, user: User) -> tuple[Table, int]:
+    """Lock table ``table_id``; return it and ``user``'s seat there.
+
+    Raises:
+        TableError: no such table, or ``user`` is not seated there.
+    """
+    table = table_lock(table_id=table_id)
+    seat = table.seat_of(user.pk)
+    if seat is None:
+        raise TableError(_("你不在这张牌桌的座位上"))
+    return table, seat
+
+
+def _between_hands(table: Table) -> None:
+    """Refuse 继续 / 分组 unless the table is settling (between two hands)."""
+    if table.status == Table.Status.CLOSED:
+        raise TableError(_("牌桌已解散，请回大厅或分组"))
+    if table.status != Table.Status.SETTLING:
+        raise TableError(_("只有一盘结束后才能继续或分组"))
+
+
+def table_continue(*, user: User, table_id: int, now: float | None = None) -> Table:
     """继续: vote for the next hand; deal when both (or the bot) agree.
 
     The next dealer follows seed 000 (the winner deals; a draw keeps the
     dealer).  If a player can no longer afford the room, the table closes.
+    Returns the table.
 
     Raises:
-        TableError: not seated, or the table is not between hands.
-    """
-    return do_table_request(table.pk, user, "continue", now=now)
-
-
-def regroup(user: Any, table: Table, *, now: float | None = None) -> Table:
-    """分组: leave this table after the hand and look for a new opponent.
-
-    Returns the new table from :func:`quick_match`.
-    """
-    return do_table_request(table.pk, user, "regroup", now=now)
-
-
-def leave_table(user: Any, table: Table) -> Table:
-    """Return to the lobby from a waiting or settling table (closes it)."""
-    return do_table_request(table.pk, user, "leave")
-
-
-def do_table_request(
-    table_id: int, user: Any, kind: str, *, now: float | None = None
-) -> Table:
-    """Handle ``continue`` / ``regroup`` / ``leave`` / ``accept_bot`` / ``sync``.
-
-    Raises:
-        TableError: not seated, or the request does not fit the table's state.
+        TableError: not seated, restricted, or the table is not between hands.
     """
     now = time.time() if now is None else now
     with transaction.atomic():
-        table = lock_table(table_id)
-        seat = table.seat_of(getattr(user, "pk", None))
-        if seat is None:
-            raise TableError(_("你不在这张牌桌的座位上"))
-        if kind == "sync":
+        table, seat = _seated(table_id, user)
+        _check_allowed(user)
+        _between_hands(table)
+        votes = set(table.continue_votes or [])
+        votes.add(seat)
+        if table.is_bot:
+            votes.add(1)
+        table.continue_votes = sorted(votes)
+        if votes != {0, 1}:
+            table.save(update_fields=["continue_votes", "updated"])
+            notify_table(table.pk)
             return table
-        if kind in ("continue", "regroup", "accept_bot"):
-            _check_allowed(user)
-        if kind == "leave":
-            if table.status == Table.Status.PLAYING:
-                raise TableError(_("这一盘还没有结束"))
-            if table.status != Table.Status.CLOSED:
-                _close(table, note="left", seat=seat)
+        room = table.room
+        poor = [
+            p.nickname
+            for p in Profile.objects.filter(
+                user_id__in=[u for u in (table.seat0_id, table.seat1_id) if u]
+            )
+            if p.coins < room.min_balance and not table.is_bot
+        ]
+        if poor:  # someone can no longer afford the room: back to the lobby
+            _close(table, note="balance")
             return table
-        if kind == "accept_bot":
-            if table.status != Table.Status.WAITING or table.kind != Table.Kind.QUICK:
-                raise TableError(_("现在不能换成机器人对手"))
-            table.kind = Table.Kind.BOT
-            table.bot_level = settings.MAHJONG_DEFAULT_BOT_LEVEL
-            _start_match(table, now)
-            return table
-        if kind == "regroup" and table.status == Table.Status.CLOSED:
-            room = table.room  # the opponent left first: look for a new one
-        elif table.status == Table.Status.CLOSED:
-            raise TableError(_("牌桌已解散，请回大厅或分组"))
-        elif table.status != Table.Status.SETTLING:
-            raise TableError(_("只有一盘结束后才能继续或分组"))
-        elif kind == "regroup":
+        table_deal(table=table, now=now)
+        return table
+
+
+def table_regroup(*, user: User, table_id: int, now: float | None = None) -> Table:
+    """分组: leave this table after the hand and look for a new opponent.
+
+    Also after the opponent left (the table is closed).  A practice table's
+    player gets a new practice table (never a staked queue), others
+    :func:`table_quick_match` in the same room.  Returns the new table.
+
+    Raises:
+        TableError: not seated, restricted, or the hand is still being played;
+            what :func:`table_quick_match` raises.
+    """
+    now = time.time() if now is None else now
+    with transaction.atomic():
+        table, seat = _seated(table_id, user)
+        _check_allowed(user)
+        if table.status != Table.Status.CLOSED:  # else the opponent left first
+            _between_hands(table)
             _close(table, note="regroup", seat=seat)
-            room = table.room
-        elif kind == "continue":
-            votes = set(table.continue_votes or [])
-            votes.add(seat)
-            if table.is_bot:
-                votes.add(1)
-            table.continue_votes = sorted(votes)
-            if votes != {0, 1}:
-                table.save(update_fields=["continue_votes", "updated"])
-                notify_table(table.pk)
-                return table
-            room = table.room
-            poor = [
-                p.nickname
-                for p in Profile.objects.filter(
-                    user_id__in=[u for u in (table.seat0_id, table.seat1_id) if u]
-                )
-                if p.coins < room.min_balance and not table.is_bot
-            ]
-            if poor:  # someone can no longer afford the room: back to the lobby
-                _close(table, note="balance")
-                return table
-            start_hand(table, now=now)
-            return table
-        else:
-            raise TableError(_("未知请求 %(kind)s"), kind=repr(kind)[:20])
-    # regroup, outside the closed table's lock: a practice table's player gets
-    # a new practice table (never a staked queue); others a new opponent
+        room = table.room
+    # outside the closed table's lock
     if table.is_bot:
-        return play_bot(user, room, table.bot_level or None, now=now)
-    return quick_match(user, room, now=now)
+        return table_play_bot(
+            user=user, room=room, level=table.bot_level or None, now=now
+        )
+    return table_quick_match(user=user, room=room, now=now)
 
 
-def do_settle_timeout(table_id: int, hand_id: int, *, now: float | None = None) -> bool:
-    """The settlement countdown of hand ``hand_id`` ended (job ``settle_timeout``).
+def table_leave(*, user: User, table_id: int) -> Table:
+    """Return to the lobby from a waiting or settling table (closes it).
+
+    Raises:
+        TableError: not seated, or the hand is still being played.
+    """
+    with transaction.atomic():
+        table, seat = _seated(table_id, user)
+        if table.status == Table.Status.PLAYING:
+            raise TableError(_("这一盘还没有结束"))
+        if table.status != Table.Status.CLOSED:
+            _close(table, note="left", seat=seat)
+        return table
+
+
+def table_accept_bot(*, user: User, table_id: int, now: float | None = None) -> Table:
+    """Take the bot offered at a waiting 快速开始 table and deal at once.
+
+    Raises:
+        TableError: not seated, restricted, or no bot is offered now.
+    """
+    now = time.time() if now is None else now
+    with transaction.atomic():
+        table, _seat = _seated(table_id, user)
+        _check_allowed(user)
+        if table.status != Table.Status.WAITING or table.kind != Table.Kind.QUICK:
+            raise TableError(_("现在不能换成机器人对手"))
+        table.kind = Table.Kind.BOT
+        table.bot_level = settings.MAHJONG_DEFAULT_BOT_LEVEL
+        _start_match(table, now)
+        return table
+
+
+def table_settle_timeout(
+    *, table_id: int, hand_id: int, now: float | None = None
+) -> bool:
+    """The settlement countdown of hand ``hand_id`` ended (the clock's ``settle``).
 
     Seed 000 (继续: only while the countdown runs; 分组 includes a timeout
     without an action) and issue 6: a player who did neither returns to the
@@ -403,7 +436,7 @@ def do_settle_timeout(table_id: int, hand_id: int, *, now: float | None = None) 
     now = time.time() if now is None else now
     with transaction.atomic():
         try:
-            table = lock_table(table_id)
+            table = table_lock(table_id=table_id)
         except TableError:
             return False
         if table.hand_id != hand_id:
@@ -431,21 +464,21 @@ def table_remove_player(
 
     A waiting or settling table closes; at a table being played their seat
     goes to 托管, which finishes the hand without ever winning for them, and
-    the table closes when it is settled (``games.services.play.seat_force_auto``
+    the table closes when it is settled (``games.services.seats.seat_force_auto``
     with ``removed``).  Either way their open websockets
     there are closed with ``message`` (on commit).  Returns the table, or
     None when they sat at none.
     """
     now = time.time() if now is None else now
-    table = open_table_of(user_id)
+    table = table_open_of(user=user_id)
     if table is None:
         return None
     seat = table.seat_of(user_id)
     if table.status == Table.Status.PLAYING and seat is not None:
-        seat_force_auto(table.pk, seat, now=now, removed=True)
+        seat_force_auto(table_id=table.pk, seat=seat, now=now, removed=True)
     else:
         with transaction.atomic():
-            locked = lock_table(table.pk)
+            locked = table_lock(table_id=table.pk)
             if locked.status in (Table.Status.WAITING, Table.Status.SETTLING):
                 _close(locked, note="removed", seat=locked.seat_of(user_id))
     with transaction.atomic():
@@ -453,8 +486,11 @@ def table_remove_player(
     return table
 
 
-def do_table_refresh(table_id: int) -> None:
-    """Re-render a waiting table's frames (the bot offer appears)."""
+def table_refresh(*, table_id: int) -> bool:
+    """Re-render a waiting table's frames (the bot offer appears); return
+    whether the table was still waiting."""
     if Table.objects.filter(pk=table_id, status=Table.Status.WAITING).exists():
         with transaction.atomic():
             notify_table(table_id)
+        return True
+    return False

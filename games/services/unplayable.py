@@ -5,7 +5,7 @@ table for good — its seat's socket closed on every frame, its page returned
 500, the deadline sweep failed on it every second, and both players were
 sent back to it from the lobby.  Whatever the cause, such a hand is ended
 as 系统断线 (seed 000 异常处理: 和局, stakes returned — nothing is paid
-during a hand, :func:`games.services.settlement.annul_hand`), the failure is
+during a hand, :func:`games.services.settlement.hand_annul`), the failure is
 logged with its traceback, and the table goes on to its settlement like
 any other.
 
@@ -30,8 +30,7 @@ from django.db import transaction
 
 from games.engine.hand import Hand
 
-from ..models import HandRecord
-from .hands import forget_hand, hand_lock
+from .locking import table_lock_live
 from .notify import notify_table
 
 log = logging.getLogger(__name__)
@@ -57,78 +56,62 @@ def check_playable(hand: Hand) -> None:
         hand.default_action(seat)
 
 
-def annul_unplayable(
+def hand_annul_unplayable(
     *, table_id: int, hand_id: int, reason: str, now: float | None = None
 ) -> bool:
     """Annul hand ``hand_id`` at table ``table_id``: the server cannot play it.
 
     Locks the table (own transaction), and if ``hand_id`` is still its live
-    hand ends it as 系统断线 (``annul_hand``: 和局, no coins move, the seed is
-    revealed), drops it from this process's cache and tells the table.
+    hand ends it as 系统断线 (``hand_annul``: 和局, no coins move, the seed is
+    revealed) and tells the table.
     Logged at ERROR with ``reason``.  Returns whether it annulled (False:
     no such table, or that hand is no longer live there).
     """
-    from .play import TableError, lock_table
-    from .settlement import annul_hand
+    from .settlement import hand_annul
 
     now = time.time() if now is None else now
     with transaction.atomic():
-        try:
-            table = lock_table(table_id)
-        except TableError:
+        live = table_lock_live(table_id=table_id, hand_id=hand_id)
+        if live is None:
             return False
-        record = table.hand
-        if (
-            record is None
-            or record.pk != hand_id
-            or record.status != HandRecord.Status.LIVE
-        ):
-            return False
-        with hand_lock(record.pk):
-            forget_hand(record.pk)
-            log.error(
-                "annulling hand %s at table %s: the server cannot evaluate it: %s",
-                record.pk,
-                table.pk,
-                reason[:500],
-            )
-            annul_hand(
-                table=table,
-                record=record,
-                now=now,
-                reason=f"unplayable: {reason}"[:300],
-            )
+        table, record = live
+        log.error(
+            "annulling hand %s at table %s: the server cannot evaluate it: %s",
+            record.pk,
+            table.pk,
+            reason[:500],
+        )
+        hand_annul(
+            table=table,
+            record=record,
+            now=now,
+            reason=f"unplayable: {reason}"[:300],
+        )
         notify_table(table.pk)
     return True
 
 
-def annul_on_failure(hand_of: Callable[..., int | None]) -> Callable[[F], F]:
+def annul_on_failure(func: F) -> F:
     """Decorate a timer service: an evaluation error annuls the hand.
 
-    ``hand_of(*args, **kwargs)`` gives the hand id the call is about.  The
-    decorated service returns False after annulling; database errors are
-    raised unchanged.
+    The service takes ``table_id`` and ``hand_id`` as keywords (the hand the
+    call is about).  The decorated service returns False after annulling;
+    database errors are raised unchanged.
     """
 
-    def wrap(func: F) -> F:
-        @functools.wraps(func)
-        def guarded(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return func(*args, **kwargs)
-            except Exception as exc:
-                if not is_evaluation_error(exc):
-                    raise
-                hand_id = hand_of(*args, **kwargs)
-                log.exception("%s failed", func.__name__)
-                if hand_id is None:
-                    raise
-                annul_unplayable(
-                    table_id=int(args[0]),
-                    hand_id=hand_id,
-                    reason=f"{func.__name__}: {type(exc).__name__}: {exc}",
-                )
-                return False
+    @functools.wraps(func)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except Exception as exc:
+            if not is_evaluation_error(exc):
+                raise
+            log.exception("%s failed", func.__name__)
+            hand_annul_unplayable(
+                table_id=int(kwargs["table_id"]),
+                hand_id=int(kwargs["hand_id"]),
+                reason=f"{func.__name__}: {type(exc).__name__}: {exc}",
+            )
+            return False
 
-        return guarded  # type: ignore[return-value]
-
-    return wrap
+    return guarded  # type: ignore[return-value]

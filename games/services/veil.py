@@ -88,7 +88,7 @@ ROB_QUIET = QUIET | {"kong_completed"}
 kong completed and the maker's replacement draw and turn prompt."""
 
 ROB_SETTLE = 0.25
-"""Seconds after a ROB window's end (plus the deadline slack and one sweep)
+"""Seconds after a ROB window's end (plus the deadline slack and one clock tick)
 by which a timed-out window has surely been applied."""
 
 
@@ -96,19 +96,24 @@ def snapshot_at(hand: Hand, seat: int, start: int) -> dict[str, Any]:
     """What ``seat`` saw of the table at its discard ``start`` (a seq).
 
     Every event since is one of :data:`QUIET`: the opponent's draws (wall
-    −1 each; a flower goes to its flowers, any other tile to its hand).
+    −1 each; a flower goes to its flowers, any other tile to its hand) and
+    a 胡加倍 it counted by passing a win on the discard (``win_declined``,
+    +1 each: shown only when the veil lifts, else the discarder would learn
+    that the opponent could win on its tile).
     """
     s = hand.state
     other = 1 - seat
-    later = hand.events[start:]
+    later = hand.events_after(start)
     draws = sum(1 for e in later if e.kind == "draw")
     theirs = sum(1 for e in later if e.kind == "draw" and e.seat == other)
     flowers = sum(1 for e in later if e.kind == "flower" and e.seat == other)
     kept = len(s.flowers[other]) - flowers
+    declined = sum(1 for e in later if e.kind == "win_declined" and e.seat == other)
     return {
         "wall_count": s.wall_count + draws,
         "opp_count": sum(s.concealed[other]) - (theirs - flowers),
         "opp_flowers": [str(Tile.from_index(f)) for f in s.flowers[other][:kept]],
+        "opp_win_doubles": s.win_doubles[other] - declined,
     }
 
 
@@ -122,7 +127,8 @@ def active_veil(
     (the seq whose state a ROB veil shows), ``until`` (epoch s, ROB only),
     ``deadline`` (epoch s: the opponent's turn deadline, or the ROB
     window's),
-    ``tile``, ``wall_count``, ``opp_count``, ``opp_flowers``.  It holds while
+    ``tile``, ``wall_count``, ``opp_count``, ``opp_flowers``,
+    ``opp_win_doubles`` (:func:`snapshot_at`).  It holds while
     the hand is live and every event after ``from`` is one that keeps it
     (:data:`QUIET`, :data:`ROB_QUIET`); a claim veil also ends when the seat
     is asked to act, a ROB veil at ``until``.  Veils written before
@@ -142,14 +148,18 @@ def active_veil(
     elif hand.state.pending[seat]:
         return None
     quiet = ROB_QUIET if rob else QUIET
-    if any(ev.kind not in quiet for ev in hand.events[start:]):
+    try:
+        later = hand.events_after(start)
+    except LookupError:
+        # a hand loaded from its snapshot holds its log from just before its
+        # last discard: older than that, a discard (never quiet) came since
+        return None
+    if any(ev.kind not in quiet for ev in later):
         return None
     return veil
 
 
-def unveil_seq(
-    payload: dict[str, Any], hand: Hand, veil: dict[str, Any], kind: str, seq: int
-) -> dict[str, Any]:
+def unveil_seq(hand: Hand, veil: dict[str, Any], *, kind: str, seq: int) -> int:
     """Check a veiled seat's request (``kind``, ``seq``) against what it saw.
 
     The seat sees ``veil["shown"]``: that number means "now" (the real
@@ -160,7 +170,7 @@ def unveil_seq(
     is not the seat's turn — even 报听 without a discard, which the engine
     would take during a claim window but which would lift the veil.  So the
     answer never depends on whether a window is really open.  Returns the
-    payload to apply.
+    ``seq`` to apply.
 
     Raises:
         InvalidActionError: ``seq`` ahead of ``shown``.
@@ -170,10 +180,10 @@ def unveil_seq(
     if seq > shown:
         raise AheadActionError(f"seq {seq} is ahead of the hand (last event {shown})")
     if seq < shown:
-        return payload
+        return seq
     if kind != "auto_play" or veil.get("kind") == "rob":
         raise OutOfTurnError("the table waits for the opponent (veiled)")
-    return {**payload, "seq": hand.seq}
+    return hand.seq
 
 
 def _last_event(hand: Hand, seat: int, kind: str) -> Any:
@@ -214,7 +224,7 @@ def set_veil(
             ev.at
             + hand.ruleset.timers.claim
             + settings.MAHJONG_DEADLINE_SLACK
-            + settings.MAHJONG_SWEEP_EVERY
+            + settings.MAHJONG_CLOCK_TICK
             + ROB_SETTLE
         )
         table.veil = {
@@ -255,7 +265,7 @@ def update_veil(table: Table, hand: Hand, now: float) -> None:
             and table.is_human(other)
             and not s.open_hand[other]
             and not s.pending[seat]
-            and all(e.kind in QUIET for e in hand.events[start:])
+            and all(e.kind in QUIET for e in hand.events_after(start))
         ):
             if veil and veil.get("kind") == "claim" and veil.get("from") == start:
                 return

@@ -20,7 +20,7 @@ def _english() -> bool:
 @register.filter
 def name_of(obj: Any) -> str:
     """The display name of anything with ``zh`` and ``en`` (a fan, a rule set)."""
-    if _english() and getattr(obj, "en", ""):
+    if _english() and bool(getattr(obj, "en", "")):
         return str(obj.en)
     return str(getattr(obj, "zh", obj))
 
@@ -48,7 +48,7 @@ def bilingual(obj: Any) -> SafeString:
 @register.filter
 def by_name(item: Any) -> str:
     """The excluding fan's name of a calculator ``NotCounted`` item."""
-    if _english() and getattr(item, "by_en", ""):
+    if _english() and bool(getattr(item, "by_en", "")):
         return str(item.by_en)
     return str(getattr(item, "by_zh", "") or getattr(item, "by_id", ""))
 

@@ -68,23 +68,28 @@ MAHJONG_AUTO_PACE: float = env.float("MAHJONG_AUTO_PACE", default=1.0)
 #: Seconds added to a deadline before its timeout job runs (clock skew margin).
 MAHJONG_DEADLINE_SLACK: float = env.float("MAHJONG_DEADLINE_SLACK", default=0.25)
 
-#: How delayed jobs (deadlines, settlement countdown, disconnect grace) run:
-#: "auto" ("sweep" with a Celery broker; a timer thread in the web process
-#: when Celery is eager, i.e. the embedded default), "sweep" (deadline
-#: timeouts are found by ``games.sweep_deadlines``, which Celery beat runs
-#: every MAHJONG_SWEEP_EVERY seconds; the other jobs are Celery countdown
-#: jobs), "celery" (every job, deadlines too, a Celery countdown job),
-#: "thread" or "none" (nothing scheduled; tests call the tasks themselves).
-MAHJONG_SCHEDULER: str = env.str(
-    "MAHJONG_SCHEDULER",
-    default="auto",
-    validate=lambda v: v in {"auto", "sweep", "celery", "thread", "none"},
+#: Where the one clock's loop runs (games.services.clock: every due time of
+#: the live tables — turn and claim timeouts, paced 托管, the disconnect
+#: grace, the settlement countdown, the bot offer — is a row, and one loop
+#: runs them): "thread", a daemon thread of the web process (the default with
+#: SQLite, the embedded default: one process); "command", ``manage.py
+#: run_clock`` in its own process(es) (the default with PostgreSQL: any number
+#: may run, each row is run once), the web processes only write rows.
+MAHJONG_CLOCK: str = env.str(
+    "MAHJONG_CLOCK",
+    default=(
+        "thread"
+        if env.str("DATABASE_URL", default="sqlite:").startswith("sqlite:")
+        else "command"
+    ),
+    validate=lambda v: v in {"thread", "command"},
 )
 
-#: Seconds between two deadline sweeps (Celery beat, MAHJONG_SCHEDULER=sweep):
-#: a timeout is applied at most this long (plus MAHJONG_DEADLINE_SLACK) after
-#: its deadline.
-MAHJONG_SWEEP_EVERY: float = env.float("MAHJONG_SWEEP_EVERY", default=1.0)
+#: Seconds the clock's loop sleeps at most between two looks at the due rows
+#: (rows written by another process are seen within this; its own process's
+#: rows wake the thread at once): a timeout is applied at most this long (plus
+#: MAHJONG_DEADLINE_SLACK) after its deadline.
+MAHJONG_CLOCK_TICK: float = env.float("MAHJONG_CLOCK_TICK", default=0.25)
 
 # --- Moderation (moderation/, issue 14) -------------------------------------------
 #: Reports one player may file per 24 hours (a repeat of their own open report

@@ -5,6 +5,8 @@ Nothing set gives the embedded default: SQLite file, console e-mail, DEBUG on.
 can still be overridden one by one.
 """
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from .env import BASE_DIR, PRODUCTION, REDIS_URL, env
@@ -119,6 +121,7 @@ AUTH_USER_MODEL = "accounts.User"
 
 # --- Cache ----------------------------------------------------------------------
 # Shared between Daphne processes when Redis is configured (allauth rate limits).
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         "default": {

@@ -3,7 +3,7 @@
 Read by ``mahjong_site/celery.py`` through ``config_from_object(namespace="CELERY")``.
 """
 
-from .app import MAHJONG_ESCALATE_EVERY, MAHJONG_SIGNALS_EVERY, MAHJONG_SWEEP_EVERY
+from .app import MAHJONG_ESCALATE_EVERY, MAHJONG_SIGNALS_EVERY
 from .env import REDIS_URL, env
 
 CELERY_BROKER_URL: str = REDIS_URL or "memory://"
@@ -23,15 +23,9 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Entries beat copies into its database schedule at start (django-celery-beat).
-# The deadline sweep (games.services.play.sweep_deadlines): a sweep that
-# waited in the queue longer than a few periods is dropped, the next one
-# does its work.
+# The live tables' due times are not here: ``manage.py run_clock`` runs them
+# (games.services.clock).
 CELERY_BEAT_SCHEDULE = {
-    "games-sweep-deadlines": {
-        "task": "games.sweep_deadlines",
-        "schedule": MAHJONG_SWEEP_EVERY,
-        "options": {"expires": max(5.0, 5 * MAHJONG_SWEEP_EVERY)},
-    },
     # Moderation (issue 14): cases undecided after 24 hours are escalated
     # (checked every 15 minutes); automatic signals open cases (hourly).
     "moderation-escalate-overdue": {

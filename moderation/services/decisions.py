@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import LedgerEntry, Profile, User
 from games.models import HandSeat
-from games.services.settlement import hand_restore, hand_reverse
+from games.services.reversal import hand_restore, hand_reverse
 
 from ..evidence import case_hand_ids
 from ..models import AuditEntry, Case, Outcome, Sanction
@@ -243,10 +243,10 @@ def case_decide(
     """Decide a case: dismiss, warn, mute or suspend for ``days``, ban.
 
     ``reverse_hand_ids`` (not with a dismissal) are reversed through the
-    ledger (``games.services.settlement.hand_reverse``: coins, rake and
+    ledger (``games.services.reversal.hand_reverse``: coins, rake and
     实力积分 back); ``restore_hand_ids`` (hands an earlier decision on this
     case reversed) get back what the reversal took
-    (``games.services.settlement.hand_restore``).  Together they must equal
+    (``games.services.reversal.hand_restore``).  Together they must equal
     ``previewed_hand_ids`` — the moderator saw :func:`reversal_preview` of
     exactly these first.
 

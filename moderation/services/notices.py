@@ -229,7 +229,7 @@ def case_notify_decided(*, case_id: int, audit_id: int | None = None) -> int:
         sent += 1
     # the other players of reversed or restored hands who did not report:
     # their balances moved
-    for hands, subject, text in (
+    for hands, other_subject, text in (
         (
             reversed_hands,
             gettext_noop("牌局冲正通知"),
@@ -254,7 +254,7 @@ def case_notify_decided(*, case_id: int, audit_id: int | None = None) -> int:
         for other in sorted(others):
             _send(
                 to=other,
-                subject=[subject],
+                subject=[other_subject],
                 body=[[text, {"case": case.pk, "hands": _hands(hands)}]],
             )
             sent += 1

@@ -36,7 +36,7 @@ class ReportError(ValueError):
     """A report refused; ``str(exc)`` is the translated message for the player."""
 
 
-def _other_seat_user(hand: HandRecord, reporter_id: int) -> int | None:
+def _other_seat_user(hand: HandRecord, reporter_id: int) -> int:
     seat = hand.seat_of(reporter_id)
     if seat is None:
         raise ReportError(_("只能举报自己参加的牌局"))

@@ -28,7 +28,9 @@ def case_triage(*, case_id: int, now: datetime | None = None) -> Case | None:
     atoms = list(case.reports.values_list("reporter_id", "category"))
     # a reporter counts once however many categories they reported; the
     # case weighs as its weightiest category
-    reporters = list(dict.fromkeys(r for r, _c in atoms if r is not None))
+    reporters: list[int | None] = list(
+        dict.fromkeys(r for r, _c in atoms if r is not None)
+    )
     reporters += [None for r, _c in atoms if r is None]
     category = max(
         sorted({case.category} | {c for _r, c in atoms}),

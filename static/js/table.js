@@ -24,7 +24,7 @@
                                     table (close code 4423: suspended or banned):
                                     the reason (the toast sent just before the close), no
                                     "reconnecting", every control disabled
-   - #mj-root[data-beat]            ms between two presence heartbeats: {"action": "ping"}
+   - #mj-root[data-beat]            ms between two presence heartbeats: {"action": "ping", "seq"}
                                     over the open socket (games.presence; a page that stops
                                     sending them is away within MAHJONG_PRESENCE_TTL)
    - [data-testid=opponent-away]    the opponent is disconnected: data-until (server ms, the
@@ -150,7 +150,13 @@
   var beatTimer = null;
   function beat() {
     if (wsOpen && wsSocket) {
-      try { wsSocket.sendImmediately(JSON.stringify({ action: "ping" })); } catch (err) { /* closed meanwhile */ }
+      // the seq this page shows: a server that sent another answers with the
+      // whole frame (it otherwise sends only the fragments that changed)
+      var msg = { action: "ping" };
+      var status = $("#mj-status");
+      var seq = status ? parseInt(status.getAttribute("data-seq") || "", 10) : NaN;
+      if (!isNaN(seq)) msg.seq = seq;
+      try { wsSocket.sendImmediately(JSON.stringify(msg)); } catch (err) { /* closed meanwhile */ }
     }
   }
   function startBeat() {
@@ -394,6 +400,8 @@
     var closed = $("[data-goto]");
     if (closed && !leaving) { goTo(closed.getAttribute("data-goto")); if (leaving) return; }
     readSkew();
+    // A pool taller than its box scrolls inside it (table.css): show the newest discards.
+    $all("#mj-center .mj-pool").forEach(function (p) { p.scrollTop = p.scrollHeight; });
     var status = $("#mj-status");
     if (status) say(status.getAttribute("data-say"));
     showCallout(false);

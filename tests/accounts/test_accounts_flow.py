@@ -49,6 +49,8 @@ def test_sign_up_log_in_profile_inbox_log_out(client, settings):
     assert "12,345" in home
     assert "雀蛋" in home  # level of 0 实力积分 in the active scheme
     assert _unread_badge(home) == "1"
+    # tester's fault: the welcome said "获赠 12345 游戏币", unlike every other page
+    assert "获赠 12,345 游戏币" in user.inbox_messages.get().body
 
     client.post(reverse("account_logout"))
     assert "_auth_user_id" not in client.session

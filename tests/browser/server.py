@@ -53,7 +53,7 @@ class LiveServer:
                 "DATABASE_URL",
                 "REDIS_URL",
                 "CELERY_TASK_ALWAYS_EAGER",
-                "MAHJONG_SCHEDULER",
+                "MAHJONG_CLOCK",
                 "DJANGO_SETTINGS_MODULE",
             )
         }

@@ -26,7 +26,7 @@ from driver import play_out
 from accounts.models import User
 from accounts.services import inbox_send
 from games.models import Room
-from games.services.tables import play_bot
+from games.services.tables import table_play_bot
 
 from accounts.ledger import ledger_correct
 
@@ -35,7 +35,7 @@ room = Room.objects.order_by("order", "id").first()
 # balances come through the ledger (the only writer of balances)
 for name, points in (("narrowtop", 1_650_000), ("narrowmid", 48_000)):
     other = User.objects.get(username=name)
-    t = play_bot(other, room, "easy")
+    t = table_play_bot(user=other, room=room, level="easy")
     play_out(t, {0: other}, seed=2)
     p = other.profile
     p.refresh_from_db()
@@ -45,7 +45,7 @@ for name, points in (("narrowtop", 1_650_000), ("narrowmid", 48_000)):
     p.nickname = name + "很长很长的昵称ABCDEFGHIJ"
     p.save(update_fields=["nickname"])
 u = User.objects.get(username="narrow")
-table = play_bot(u, room, "easy")
+table = table_play_bot(user=u, room=room, level="easy")
 play_out(table, {0: u}, seed=1)
 table.refresh_from_db()
 inbox_send(recipient=u, subject="欢迎" * 20, body="一段很长的站内信内容。" * 30)
@@ -75,7 +75,7 @@ def finished_hand(live) -> tuple[int, int]:
     out = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", SETUP],
         cwd=ROOT,
-        env=dict(live.env, MAHJONG_SCHEDULER="none"),
+        env=dict(live.env, MAHJONG_CLOCK="command"),
         capture_output=True,
         text=True,
         check=True,

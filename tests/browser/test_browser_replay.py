@@ -28,7 +28,7 @@ sys.path.insert(0, "tests/games")
 from driver import play_out, stored_hand
 from accounts.models import User
 from games.models import Room
-from games.services.tables import play_bot, quick_match
+from games.services.tables import table_play_bot, table_quick_match
 from games.services.review import review_store
 
 a = User.objects.get(username="replayer")
@@ -38,12 +38,12 @@ for name in NAMES:
     room, _ = Room.objects.get_or_create(
         name="replay-" + name, defaults={"stake": 10, "min_balance": 0, "ruleset": name}
     )
-    t = play_bot(a, room, "hard")
+    t = table_play_bot(user=a, room=room, level="hard")
     play_out(t, {0: a}, seed=3)
     out[name] = t.hand_id
 room = Room.objects.get(name="replay-erren")
-quick_match(a, room)
-t = quick_match(b, room)
+table_quick_match(user=a, room=room)
+t = table_quick_match(user=b, room=room)
 play_out(t, {0: a, 1: b}, seed=4)
 out["pvp"] = t.hand_id
 review_store(hand_id=t.hand_id)
@@ -58,7 +58,7 @@ def hands(live) -> dict[str, int]:
     run = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", "import json\n" + SETUP],
         cwd=ROOT,
-        env=dict(live.env, MAHJONG_SCHEDULER="none"),
+        env=dict(live.env, MAHJONG_CLOCK="command"),
         capture_output=True,
         text=True,
         check=False,
@@ -300,11 +300,14 @@ def test_phone(browser, live, hands, lang):
     ctx.close()
 
 
-def test_the_costliest_decisions_fit_at_1280_in_english(browser, live, hands):
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, PHONE])
+def test_the_costliest_decisions_fit_in_english(browser, live, hands, viewport):
     """Issue 12 tester fault 5: the review's table needed a horizontal scroll
     (603 px of content in a 506 px box) and its "3 → 2" columns did not say
-    which side is which."""
-    ctx, page, errors = _page(browser, live, {"width": 1280, "height": 900}, "en")
+    which side is which.  On a 360 px phone it still scrolled (357 px in 302)
+    with words cut mid-word ("Discar d", "#10 6"): there each decision is a
+    small grid whose cells carry their column's name."""
+    ctx, page, errors = _page(browser, live, viewport, "en")
     login(page, live, "replayer")
     table = None
     for key in ("pvp", *RULESETS):  # a hand with costly decisions (reviewed on view)
@@ -319,6 +322,19 @@ def test_the_costliest_decisions_fit_at_1280_in_english(browser, live, hands):
     assert box[0] <= box[1], box
     heads = page.text_content('[data-testid="review-costly"] thead')
     assert heads.count("played → bot") == 2
+    # no cell is wider than its box, and a step's link is on one line
+    cells = page.eval_on_selector_all(
+        '[data-testid="review-costly"] tbody td',
+        "tds => tds.map(td => [td.scrollWidth <= td.clientWidth + 1,"
+        " td.querySelector('a') ? td.querySelector('a').getClientRects().length : 1])",
+    )
+    assert cells and all(fits and lines == 1 for fits, lines in cells), cells
+    if viewport is PHONE:
+        labels = page.eval_on_selector_all(
+            '[data-testid="review-costly"] tbody tr:first-child td[data-label]',
+            "tds => tds.map(td => getComputedStyle(td, '::before').content)",
+        )
+        assert len(labels) == 4 and "played → bot" in labels[2], labels
     assert errors == []
     ctx.close()
 
@@ -371,4 +387,22 @@ def test_phone_controls_are_one_row_and_leave_the_hand_visible(browser, live, ha
     page.click('[data-testid="replay-next"]')
     _wait_step(page, 6)
     assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [DESK, PHONE])
+def test_the_discards_are_shown_whole(browser, live, hands, viewport):
+    """Tester's fault: the replay's pools were cut to the table's pool height
+    (its ``max-height: 100%`` in the replay's grid), each discard's 摸切/手切
+    bar and the tiles' lower part clipped behind a scroll box."""
+    ctx, page, _errors = _page(browser, live, viewport)
+    login(page, live, "replayer")
+    for step in (30, 10_000):  # a few discards, then the last step
+        page.goto(f"{live.url}/hands/{hands['pvp']}/?step={step}")
+        boxes = page.evaluate(
+            """() => [...document.querySelectorAll('.rp-pool')]
+                 .map(e => [e.scrollHeight, e.clientHeight])"""
+        )
+        assert len(boxes) == 2
+        assert all(scroll <= client + 1 for scroll, client in boxes), boxes
     ctx.close()

@@ -164,3 +164,35 @@ def test_a_fan_example_opens_in_the_calculator_with_the_same_total(live, browser
     assert f"共 {_total(page)} 番" in meta
     assert page.locator('[data-fan="SEAT_WIND"]').count() == 1
     page.close()
+
+
+@pytest.mark.parametrize("name", ["liangren", "erren64"])
+def test_a_scored_hand_fits_a_phone_in_english(live, browser, name):
+    """Tester fault: the coins-per-room table of a scored hand made the
+    calculator 407 px wide on a 360 px phone in English (long room names,
+    headers and figures that did not wrap)."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "django_language", "value": "en", "url": live.url}])
+    page = context.new_page()
+    page.goto(f"{live.url}/calculator/?ruleset={name}&hand=1112345678999m5m")
+    assert page.locator('[data-testid="calc-total"]').count() == 1
+    table = page.locator(".calc-stakes table")
+    assert table.count() == 1
+    assert table.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
+    assert _wide(page) <= 360
+    context.close()
+
+
+def test_the_chinese_name_beside_an_english_title_stays_whole(live, browser):
+    """Tester fault: /rules/youxi/ in English on a phone broke the Chinese
+    name after its first character ("优" / "嘻网二人麻将")."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "django_language", "value": "en", "url": live.url}])
+    page = context.new_page()
+    page.goto(f"{live.url}/rules/youxi/")
+    small = page.locator("h1 .other-name")
+    assert small.inner_text() == "优嘻网二人麻将"
+    assert small.evaluate("e => e.getClientRects().length") == 1
+    assert small.evaluate("e => e.getBoundingClientRect().height < 30")
+    assert _wide(page) <= 360
+    context.close()

@@ -14,6 +14,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.presenters.actions import NO_ACTIONS as PRESENTER_NO_ACTIONS
+
 
 class Node:
     def __init__(self, tag: str, attrs: dict[str, str | None], parent: Any) -> None:
@@ -74,21 +76,10 @@ def parse(html: str) -> Node:
     return t.root
 
 
+# the presenters' "nothing to do" actions, with 托管 available (a live hand)
 NO_ACTIONS: dict[str, Any] = {
-    "discard": False,
-    "discard_tiles": [],
-    "discard_waits": {},
-    "chi": [],
-    "pung": False,
-    "kong": [],
-    "hu": False,
-    "pass": False,
-    "ting": [],
+    **PRESENTER_NO_ACTIONS,
     "auto": {"on": False, "available": True},
-    "pre_deal": None,
-    "double": False,
-    "swap": None,
-    "win_double": None,
 }
 
 
@@ -491,9 +482,11 @@ def test_real_bot_table_frame_has_the_hooks(settings):
     from games.models import Room
     from games.services import tables
 
-    settings.MAHJONG_SCHEDULER = "none"
+    settings.MAHJONG_CLOCK = "command"
     user = User.objects.create_user("frame", "frame@example.com", "pw-123456-x")
-    table = tables.play_bot(user, Room.objects.order_by("order", "id").first(), "easy")
+    table = tables.table_play_bot(
+        user=user, room=Room.objects.order_by("order", "id").first(), level="easy"
+    )
     table.refresh_from_db()
     with translation.override("zh-hans"):
         html = presenters.render_frame(table, 0, user=user)

@@ -286,3 +286,19 @@ def test_countdown_text_is_not_covered_on_a_phone(browser):
     assert hit and errors == []
     page.screenshot(path="/tmp/fix9_phone_settlement.png")
     page.close()
+
+
+def test_an_empty_seat_is_not_cut_at_a_nicknames_width():
+    """Tester fault: at a waiting table on a phone the opponent's plate read
+    "Waiting for a pla…" (the 11em cap meant for nicknames)."""
+    empty = dict(context()["players"]["opponent"], nickname="等待入座")
+    empty.update(level=None, balance=None, rating=None, wind=None)
+    ctx = context(players={"me": context()["players"]["me"], "opponent": empty})
+    names = [
+        n
+        for n in render(ctx).iter()
+        if "mj-name" in (n.attrs.get("class") or "").split()
+    ]
+    classes = {_text(n).split()[0]: n.attrs["class"].split() for n in names}
+    assert "is-empty" in classes["等待入座"]
+    assert "is-empty" not in classes["Alice"]

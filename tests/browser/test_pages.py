@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _no_timers(settings):
-    settings.MAHJONG_SCHEDULER = "none"
+    settings.MAHJONG_CLOCK = "command"
 
 
 def player(name: str, coins: int = 10_000) -> User:
@@ -40,7 +40,7 @@ def test_lobby_lists_rooms_with_stake_minimum_counts_and_hooks(client):
     assert html.count("is-locked") == len(locked)
     # counts come from the tables
     other = player("waiter")
-    tables.quick_match(other, rooms[0])
+    tables.table_quick_match(user=other, room=rooms[0])
     part = client.get(reverse("games:lobby_rooms")).content.decode()
     assert 'data-testid="waiting">1<' in part
 
@@ -77,15 +77,41 @@ def test_quick_match_below_the_minimum_is_refused_with_a_message(client):
     assert "游戏币" in response.content.decode()
 
 
+def test_another_practice_while_a_hand_is_played_says_why_it_goes_back(client):
+    """Tester: 人机练习 of another rule set took the player back to the
+    unfinished hand without a word; the table page now says so (in English
+    too), and a first practice says nothing."""
+    user = player("unfinished")
+    client.force_login(user)
+    rooms = list(Room.objects.order_by("order", "id"))
+    other = next(r for r in rooms if r.ruleset != rooms[0].ruleset)
+    first = client.post(
+        reverse("games:play_bot", args=[rooms[0].pk]), {"level": "easy"}, follow=True
+    )
+    table = Table.objects.get(seat0=user)
+    assert "先回到这一桌" not in first.content.decode()
+    again = client.post(
+        reverse("games:play_bot", args=[other.pk]), {"level": "easy"}, follow=True
+    )
+    assert again.redirect_chain == [(reverse("games:table", args=[table.pk]), 302)]
+    assert "你还有一局没有打完：先回到这一桌。" in again.content.decode()
+    assert Table.objects.filter(seat0=user).count() == 1
+    client.cookies["django_language"] = "en"
+    quick = client.post(reverse("games:quick_match", args=[other.pk]), follow=True)
+    assert "You have a hand in progress: back to that table first." in (
+        quick.content.decode()
+    )
+
+
 def ended_hand(user: User) -> HandRecord:
     room = Room.objects.order_by("order", "id").first()
-    table = tables.play_bot(user, room, "easy")
+    table = tables.table_play_bot(user=user, room=room, level="easy")
     record = HandRecord.objects.get(pk=table.hand_id)
     # end it through the service that annuls a hand (no play needed here)
-    from games.services.settlement import annul_hand
+    from games.services.settlement import hand_annul
 
     table.refresh_from_db()
-    annul_hand(table=table, record=record, now=0.0, reason="test")
+    hand_annul(table=table, record=record, now=0.0, reason="test")
     record.refresh_from_db()
     return record
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.templatetags.mj_table import bot_name
+from games.display.names import bot_name
 
 from .test_pages import _no_timers, ended_hand, player  # noqa: F401
 

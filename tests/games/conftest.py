@@ -9,18 +9,16 @@ import pytest
 from accounts.models import User
 from games.models import Room
 from games.presenters import clear_profile_cache
-from games.services.hands import clear_cache
 
 
 @pytest.fixture(autouse=True)
 def _no_scheduler(settings):
-    """Delayed jobs are run by the tests themselves (no timer threads)."""
-    settings.MAHJONG_SCHEDULER = "none"
+    """Due times are run by the tests themselves (``clock.run_due(now=...)``
+    or the services), never by a clock thread of this process."""
+    settings.MAHJONG_CLOCK = "command"
     settings.MAHJONG_AUTO_PACE = 0  # automated play at once (pacing has its tests)
-    clear_cache()
     clear_profile_cache()
     yield
-    clear_cache()
     clear_profile_cache()
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from games.engine.actions import Action
 from games.engine.bots.default import choose
 from games.models import Table
-from games.services import do_apply_action
+from games.protocol import parse_move
+from games.services import table_act
 from games.services.hands import load_hand
 
 
@@ -38,6 +40,34 @@ def next_move(table: Table, rng: random.Random) -> tuple[int, dict[str, Any]] | 
     return None
 
 
+def unveiled_at(table: Table, seat: int) -> float:
+    """Now, or the end of a 加杠's ROB veil that hides the table from ``seat``.
+
+    The veil (issue 11 §5.2) shows the kong's maker the table as it was until
+    a fixed time, whatever the opponent did; a browser acts on the frame that
+    arrives then, so the driver acts at that moment too (else its move,
+    numbered from the real hand, is ahead of what the seat was shown).
+    """
+    now = time.time()
+    veil = table.veil or {}
+    if veil.get("kind") == "rob" and veil.get("seat") == seat and veil.get("until"):
+        now = max(now, float(veil["until"]))
+    return now
+
+
+def apply_move(table: Table, user: Any, seat: int, payload: dict[str, Any]) -> Any:
+    """Send ``payload`` for ``seat`` as its browser would: at once, or when a
+    加杠's ROB veil that hides the table from the seat lifts (``unveiled_at``).
+    ``table`` must be fresh (``next_move`` refreshes it).  Returns what
+    ``table_act`` returns."""
+    return table_act(
+        user=user,
+        table_id=table.pk,
+        move=parse_move(payload),
+        now=unveiled_at(table, seat),
+    )
+
+
 def play_out(table: Table, users: dict[int, Any], *, seed: int = 0, limit=2000):
     """Play the current hand to its end; return the number of actions sent."""
     rng = random.Random(seed)
@@ -47,7 +77,7 @@ def play_out(table: Table, users: dict[int, Any], *, seed: int = 0, limit=2000):
         if move is None:
             break
         seat, payload = move
-        do_apply_action(table.pk, users[seat], payload)
+        apply_move(table, users[seat], seat, payload)
         n += 1
     table.refresh_from_db()
     return n
@@ -57,10 +87,10 @@ def live_hand(user: Any, room: Any, *, tries: int = 20) -> tuple[Table, Any]:
     """A bot table whose hand is still being played after a few moves of
     ``user`` (random deals can end a hand at once); returns (table, hand)."""
     from games.models import HandRecord
-    from games.services import play_bot
+    from games.services import table_play_bot
 
     for _ in range(tries):
-        table = play_bot(user, room, "easy")
+        table = table_play_bot(user=user, room=room, level="easy")
         play_out(table, {0: user}, seed=5, limit=4)
         table.refresh_from_db()
         if table.hand is not None and table.hand.status == HandRecord.Status.LIVE:

@@ -1,7 +1,7 @@
 """A local cluster for live tests and the websocket benchmark.
 
-Starts several Daphne processes and Celery workers (and, with ``beat``, one
-Celery beat: the deadline sweep of MAHJONG_SCHEDULER=sweep) on loopback
+Starts several Daphne processes and Celery workers (and ``clocks`` processes
+of ``manage.py run_clock``: the tables' one clock) on loopback
 against a given PostgreSQL database and Redis, waits until they are ready,
 and stops exactly the processes it started.  Used by the ``services`` tests and by
 ``benchmarks/bench_ws.py``.
@@ -39,12 +39,15 @@ def frame_seq(html: str) -> int | None:
 
 @dataclass
 class Cluster:
-    """Daphne × ``daphnes`` and Celery × ``workers`` sharing ``env``."""
+    """Daphne × ``daphnes``, Celery × ``workers`` and ``manage.py run_clock``
+    × ``clocks`` sharing ``env``."""
 
     env: dict[str, str]
     daphnes: int = 2
     workers: int = 2
-    beat: bool = False
+    clocks: int = 1
+    #: the ASGI application Daphne serves (the benchmark's bare consumer too)
+    asgi: str = "mahjong_site.asgi:application"
     ports: list[int] = field(default_factory=list)
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
     logs: list[Path] = field(default_factory=list)
@@ -80,7 +83,7 @@ class Cluster:
                     "127.0.0.1",
                     "-p",
                     str(port),
-                    "mahjong_site.asgi:application",
+                    self.asgi,
                 ],
             )
         for i in range(self.workers):
@@ -97,19 +100,10 @@ class Cluster:
                     f"live{i}-{tag}@%h",
                 ],
             )
-        if self.beat:
+        for i in range(self.clocks):
             self._spawn(
-                "beat",
-                [
-                    str(BIN / "celery"),
-                    "-A",
-                    "mahjong_site",
-                    "beat",
-                    "--loglevel=INFO",
-                    "-S",
-                    "django",
-                    "--pidfile=",
-                ],
+                f"clock{i}",
+                [sys.executable, "-u", "manage.py", "run_clock"],
             )
         deadline = time.time() + timeout
         for port in self.ports:
@@ -132,11 +126,11 @@ class Cluster:
                 if time.time() > deadline:
                     raise RuntimeError(f"worker not ready: {self.tail()}")
                 time.sleep(0.2)
-        for log in self.logs[self.daphnes + self.workers :]:  # beat
-            while b"Starting..." not in log.read_bytes():
+        for log in self.logs[self.daphnes + self.workers :]:  # clocks
+            while b"clock running" not in log.read_bytes():
                 self._check_alive()
                 if time.time() > deadline:
-                    raise RuntimeError(f"beat not ready: {self.tail()}")
+                    raise RuntimeError(f"clock not ready: {self.tail()}")
                 time.sleep(0.2)
         return self
 

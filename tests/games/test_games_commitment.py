@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.models import HandRecord
 from games.presenters import render_frame
-from games.services import play_bot
+from games.services import table_play_bot
 from games.services.hands import load_hand
 from tests.games.driver import play_out
 
@@ -21,7 +21,7 @@ COMMIT = re.compile(r'data-testid="table-commitment" data-commitment="([0-9a-f]{
 
 
 def test_the_commitment_is_at_the_table_from_the_first_frame(client, alice, room):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     table.refresh_from_db()
     record = table.hand
     hand = load_hand(record, seq=table.seq)

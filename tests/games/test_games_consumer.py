@@ -9,11 +9,13 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games.models import HandEvent, Room, Table
-from games.services import do_seat_away, leave_table, quick_match
+from games.protocol import parse_move
+from games.services import seat_away, table_continue, table_leave, table_quick_match
 from games.services.hands import load_hand
 from mahjong_site.asgi import application
 from tests.games.conftest import make_player
-from tests.games.driver import play_out
+from tests.games.driver import apply_move, play_out
+from tests.games.oob import fragments
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,8 +80,8 @@ def _room():
 def _pair():
     room_ = _room()
     a, b = make_player("wa"), make_player("wb")
-    quick_match(a, room_)
-    t = quick_match(b, room_)
+    table_quick_match(user=a, room=room_)
+    t = table_quick_match(user=b, room=room_)
     return a, b, t
 
 
@@ -231,7 +233,9 @@ async def test_auto_toggle_sync_and_reconnect_restores_control():
     t, _ = await _state(table.pk)
     assert t.away_since[0] is None and t.away_since[1] is not None
     after_grace = t.away_since[1] + 20
-    assert await sync_to_async(do_seat_away)(table.pk, 1, t.hand_id, now=after_grace)
+    assert await sync_to_async(seat_away)(
+        table_id=table.pk, seat=1, hand_id=t.hand_id, now=after_grace
+    )
     _, hand = await _state(table.pk)
     assert hand.state.auto[1] is True
     # reconnecting: a full frame at once and control back
@@ -271,7 +275,7 @@ async def test_continue_regroup_and_accept_bot_over_the_socket():
     await cb.disconnect()
     carol = await sync_to_async(make_player)("wd")
     room_ = await sync_to_async(_room)()
-    waiting = await sync_to_async(quick_match)(carol, room_)
+    waiting = await sync_to_async(table_quick_match)(user=carol, room=room_)
     cc, _, _ = await ws(carol, waiting.pk)
     await drain(cc)
     await cc.send_to(text_data=json.dumps({"action": "accept_bot"}))
@@ -294,7 +298,7 @@ def _goto(frames: list[str]) -> str | None:
 
 
 async def test_settlement_countdown_sends_both_idle_players_to_the_lobby():
-    from games.tasks import settle_timeout
+    from games.services import table_settle_timeout
 
     a, b, table = await _pair()
     await sync_to_async(play_out)(table, {0: a, 1: b}, seed=2)
@@ -305,7 +309,10 @@ async def test_settlement_countdown_sends_both_idle_players_to_the_lobby():
     assert 'data-testid="settle-countdown"' in before[-1]
     assert _goto(before) is None  # the countdown still runs
     t, _ = await _state(table.pk)
-    assert await sync_to_async(settle_timeout)(t.pk, t.hand_id) is True
+    assert (
+        await sync_to_async(table_settle_timeout)(table_id=t.pk, hand_id=t.hand_id)
+        is True
+    )
     for comm in (ca, cb):
         frames = await drain(comm)
         assert len(frames) == 1
@@ -313,9 +320,14 @@ async def test_settlement_countdown_sends_both_idle_players_to_the_lobby():
         assert _goto(frames) == "/lobby/"
     t, _ = await _state(table.pk)
     assert t.status == Table.Status.CLOSED and t.settle_deadline is not None
-    # the job again: nothing closes twice, the frames say the same
-    assert await sync_to_async(settle_timeout)(t.pk, t.hand_id) is False
-    assert _goto(await drain(ca)) == "/lobby/"
+    # the job again: nothing closes twice; the page, which holds the closed
+    # notice, is sent the status alone (games.presenters.render.Frame.changes)
+    assert (
+        await sync_to_async(table_settle_timeout)(table_id=t.pk, hand_id=t.hand_id)
+        is False
+    )
+    again = await drain(ca)
+    assert [f.id for m in again for f in fragments(m)] == ["mj-status", "toast"]
     await ca.disconnect()
     await cb.disconnect()
 
@@ -324,7 +336,7 @@ async def test_continue_is_shown_to_the_opponent_and_a_timeout_is_said_not_reque
     """Issue 11 §4: the other player sees that their opponent chose to
     continue; when the countdown ends without them, the voter is told so and
     offered 分组, not silently put back into matchmaking."""
-    from games.tasks import settle_timeout
+    from games.services import table_settle_timeout
 
     a, b, table = await _pair()
     await sync_to_async(play_out)(table, {0: a, 1: b}, seed=2)
@@ -346,7 +358,10 @@ async def test_continue_is_shown_to_the_opponent_and_a_timeout_is_said_not_reque
     assert "data-lobby-url" not in alice_timer.group(1)
     t, _ = await _state(table.pk)
     assert t.continue_votes == [0]
-    assert await sync_to_async(settle_timeout)(t.pk, t.hand_id) is True
+    assert (
+        await sync_to_async(table_settle_timeout)(table_id=t.pk, hand_id=t.hand_id)
+        is True
+    )
     alice_frames = await drain(ca)
     bob_frames = await drain(cb)
     # alice wanted to play on: told, offered 分组, and not queued anywhere
@@ -370,7 +385,7 @@ async def test_the_opponent_leaving_during_the_countdown_is_said():
     await drain(ca)
     await ca.send_to(text_data=json.dumps({"action": "continue"}))
     await drain(ca)
-    await sync_to_async(leave_table)(b, table)
+    await sync_to_async(table_leave)(user=b, table_id=table.pk)
     frames = await drain(ca)
     assert 'data-testid="opponent-left"' in frames[-1]
     assert 'data-by="opponent"' in frames[-1] and 'data-reason="left"' in frames[-1]
@@ -381,18 +396,21 @@ async def test_the_opponent_leaving_during_the_countdown_is_said():
 
 
 async def test_a_table_left_early_sends_the_last_browser_to_the_lobby_at_the_end():
-    from games.tasks import settle_timeout
+    from games.services import table_settle_timeout
 
     a, b, table = await _pair()
     await sync_to_async(play_out)(table, {0: a, 1: b}, seed=2)
     ca, _, _ = await ws(a, table.pk)
     await drain(ca)
-    await sync_to_async(leave_table)(b, table)
+    await sync_to_async(table_leave)(user=b, table_id=table.pk)
     frames = await drain(ca)
     assert 'data-testid="table-closed"' in frames[-1]
     assert _goto(frames) is None  # alice reads the result until the countdown ends
     t, _ = await _state(table.pk)
-    assert await sync_to_async(settle_timeout)(t.pk, t.hand_id) is False
+    assert (
+        await sync_to_async(table_settle_timeout)(table_id=t.pk, hand_id=t.hand_id)
+        is False
+    )
     assert _goto(await drain(ca)) == "/lobby/"
     await ca.disconnect()
 
@@ -429,7 +447,6 @@ def _to_a_discard(table_id, users):
     """Play (through the services) until a seat must discard; return it."""
     import random
 
-    from games.services import do_apply_action
     from tests.games.driver import next_move
 
     rng = random.Random(table_id)
@@ -442,7 +459,7 @@ def _to_a_discard(table_id, users):
         if s.phase.value == "turn" and s.pending[s.turn]:
             return s.turn
         seat, payload = next_move(table, rng)
-        do_apply_action(table_id, users[seat], payload)
+        apply_move(table, users[seat], seat, payload)
     return None
 
 
@@ -459,10 +476,17 @@ async def test_the_veiled_frame_shows_the_claim_prompt_seq_in_both_cases(setting
         comms[seat], ok, _ = await ws(users[seat], table.pk)
         assert ok
     seen = set()
-    for _ in range(30):
+    for _ in range(60):
         seat = await _to_a_discard(table.pk, users)
-        if seat is None:
-            break
+        if seat is None:  # the hand ended: deal the next one (walls are random)
+            t, hand = await _state(table.pk)
+            if hand is None or not hand.ended:
+                break
+            for s in (0, 1):
+                await sync_to_async(table_continue)(user=users[s], table_id=table.pk)
+            for c in comms.values():
+                await drain(c, wait=0.1)
+            continue
         for c in comms.values():
             await drain(c, wait=0.1)
         t, hand = await _state(table.pk)
@@ -477,6 +501,9 @@ async def test_the_veiled_frame_shows_the_claim_prompt_seq_in_both_cases(setting
         discard = await sync_to_async(
             HandEvent.objects.filter(hand_id=t.hand_id, kind="discard").latest
         )("seq")
+        if hand2.ended:  # the last tile: no window, 流局 at once, nothing veiled
+            assert t2.veil is None
+            continue
         veil = t2.veil
         assert veil is not None and veil["seat"] == seat
         claim = t2.seq == discard.seq + 1  # the window is open
@@ -510,11 +537,54 @@ async def test_the_veiled_frame_shows_the_claim_prompt_seq_in_both_cases(setting
         await c.disconnect()
 
 
-async def test_dispatch_without_channels_hop_still_refuses_unknown_types():
-    """TableConsumer.dispatch calls the handler itself (no per-message hop
-    to the sync thread); an unknown message type is an error, as in Channels."""
-    from games.consumers import TableConsumer
+async def test_a_socket_gets_what_changed_and_the_whole_frame_when_behind(settings):
+    """Partial frames over the real socket assemble into the whole frame that
+    ``sync`` sends; a browser whose seq is not the one last sent (its ping
+    says so) is sent the whole frame, a browser up to date nothing."""
+    import random
 
-    consumer = TableConsumer()
-    with pytest.raises(ValueError, match="No handler for message type"):
-        await consumer.dispatch({"type": "table.nonsense"})
+    from games.services import table_act
+    from tests.games.driver import next_move
+    from tests.games.oob import Page
+
+    # no presence may expire while a loaded machine plays the 20 moves: an
+    # opponent whose entry expired is shown as away, a frame the last ping
+    # would then rightly get
+    settings.MAHJONG_PRESENCE_TTL = 600
+    a, b, table = await _pair()
+    users = {0: a, 1: b}
+    socks = [(await ws(a, table.pk))[0], (await ws(b, table.pk))[0]]
+    pages = []
+    for comm in socks:
+        first = await answer(comm)
+        assert len(fragments(first[-1])) == 10  # connect: the whole frame
+        pages.append(Page(first[-1]))
+    rng = random.Random(3)
+    partial = 0
+    for _ in range(20):
+        move = await sync_to_async(next_move)(table, rng)
+        if move is None:
+            break
+        await sync_to_async(table_act)(
+            user=users[move[0]], table_id=table.pk, move=parse_move(move[1])
+        )
+        for page, comm in zip(pages, socks, strict=True):
+            for msg in await drain(comm, 0.3):
+                partial += len(fragments(msg)) < 10
+                page.swap(msg)
+    assert partial >= 6
+    seqs = []
+    for page, comm in zip(pages, socks, strict=True):
+        await comm.send_to(text_data=json.dumps({"action": "sync"}))
+        whole = (await answer(comm))[-1]
+        assert len(fragments(whole)) == 10
+        assert page.view() == Page(whole).view()
+        seqs.append(_seq(whole))
+    ca = socks[0]
+    await ca.send_to(text_data=json.dumps({"action": "ping", "seq": seqs[0]}))
+    assert await drain(ca) == []
+    await ca.send_to(text_data=json.dumps({"action": "ping", "seq": seqs[0] - 1}))
+    again = await answer(ca)
+    assert len(again) == 1 and len(fragments(again[0])) == 10
+    for comm in socks:
+        await comm.disconnect()

@@ -64,7 +64,7 @@ async def test_malformed_messages_get_a_toast_and_keep_the_socket(settings):
 
 
 async def test_an_unexpected_error_is_a_toast_not_a_closed_socket(monkeypatch):
-    from games.services import play
+    from games import consumers
 
     a, b, table = await _pair()
     ca, ok, _ = await ws(a, table.pk)
@@ -73,7 +73,7 @@ async def test_an_unexpected_error_is_a_toast_not_a_closed_socket(monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(play, "do_apply_action", boom)
+    monkeypatch.setattr(consumers, "table_act", boom)
     await ca.send_to(text_data=json.dumps({"action": "discard", "seq": 1}))
     msgs = await drain(ca)
     assert _toast_text(msgs[0]) == "服务器出错，这次操作没有生效，请再试一次"
@@ -177,10 +177,10 @@ async def test_the_opponent_drop_and_return_reach_the_other_seat_at_once():
 
 @sync_to_async
 def _queue(user, now=None):
-    from games.services import quick_match
+    from games.services import table_quick_match
     from tests.games.test_games_consumer import _room
 
-    return quick_match(user, _room(), now=now)
+    return table_quick_match(user=user, room=_room(), now=now)
 
 
 async def test_issue_11_reproduction_through_the_socket():

@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.presenters import render_frame, seat_context
-from games.services import do_apply_action, quick_match
-from tests.games.driver import next_move
+from games.services import table_continue, table_quick_match
+from tests.games.driver import apply_move, next_move
 
 FRAGMENTS = (
     "mj-status",
@@ -39,8 +39,8 @@ FRAGMENTS = (
 @pytest.fixture
 def mid_hand(alice, bob, room):
     """A table a dozen moves into its first hand."""
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     users = {0: table.seat0, 1: table.seat1}
     rng = random.Random(3)
     moves = hands = 0
@@ -50,13 +50,13 @@ def mid_hand(alice, bob, room):
             hands += 1
             assert hands < 5 and table.status == "settling", table.status
             for seat in (0, 1):
-                do_apply_action(table.pk, users[seat], {"action": "continue"})
+                table_continue(user=users[seat], table_id=table.pk)
             table.refresh_from_db()
             moves = 0
             continue
         seat, payload = move
         payload["seq"] = table.seq
-        do_apply_action(table.pk, users[seat], payload)
+        apply_move(table, users[seat], seat, payload)
         table.refresh_from_db()
         moves += 1
     table.refresh_from_db()
@@ -78,7 +78,7 @@ def test_the_partials_exist_once_as_jinja_templates():
 def test_mid_hand_frame_has_every_hook(mid_hand):
     table, users = mid_hand
     # one instant for the context and both renders: the last discarder's frame
-    # is veiled until a random moment (games.services.play, the claim veil),
+    # is veiled until a random moment (games.services.act, the claim veil),
     # and a clock read per call once saw the veil lift between the context
     # and the frame (seq, phase and counts then differ: the flaky failure)
     now = time.time()
@@ -125,3 +125,42 @@ def test_table_page_inserts_the_same_fragments(mid_hand, client):
         assert page.count(f'id="{fragment}"') == 1
     assert _hand_tiles(page) == _hand_tiles(frame)
     assert 'data-testid="my-hand"' in page and 'data-testid="actions"' in page
+
+
+def test_a_remembered_plate_is_the_macro_s_html_in_each_language():
+    """``plate(p)`` is remembered per (language, p) (mahjong_site.jinja_env):
+    each answer is the macro's own, in the language of the render."""
+    from mahjong_site.language import pinned_language
+
+    env = engines["jinja2"].env
+    macro = env.get_template("games/partials/plate.html").module.plate
+    p = {
+        "seat": 1,
+        "nickname": "bob<b>",
+        "level": None,
+        "level_info": None,
+        "balance": 12345,
+        "skill": 1500,
+        "provisional": True,
+        "wind": "1z",
+        "dealer": True,
+        "is_bot": False,
+        "auto_play": True,
+        "ready": True,
+        "open_hand": False,
+        "start_double": False,
+        "deal_double": True,
+        "win_doubles": 2,
+        "swaps": 0,
+    }
+    seen = {}
+    for lang in ("zh-hans", "en", "zh-hans", "en"):
+        with translation.override(lang), pinned_language():
+            got = env.globals["plate"](p)
+            assert got == macro(p)
+            seen.setdefault(lang, got)
+            assert got == seen[lang]
+    assert seen["zh-hans"] != seen["en"] and "bob&lt;b&gt;" in seen["en"]
+    changed = dict(p, ready=False)
+    with translation.override("en"), pinned_language():
+        assert env.globals["plate"](changed) == macro(changed) != seen["en"]

@@ -15,20 +15,21 @@ import random
 
 import pytest
 
-from games.consumers import FRAME_TABLE
+from games.consumers import frame_table
 from games.models import HandRecord, Table
 from games.presenters import render_frame, seat_context
-from games.services import continue_match, play, quick_match
+from games.protocol import parse_move
 from games.services import hands as hand_cache
-from tests.games.driver import next_move
+from games.services import table_act, table_continue, table_quick_match
+from tests.games.driver import apply_move, next_move
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table(alice, bob, room):
-    quick_match(alice, room)
-    return quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    return table_quick_match(user=bob, room=room)
 
 
 def _live_with_a_move_to_make(table: Table, users, moves: int = 6):
@@ -39,37 +40,32 @@ def _live_with_a_move_to_make(table: Table, users, moves: int = 6):
         move = next_move(table, rng)
         if move is None:
             for user in users.values():
-                continue_match(user, table)
+                table_continue(user=user, table_id=table.pk)
             continue
         moves -= 1
         if moves <= 0 and move[1]["action"] in ("discard", "pass"):
             return move
-        play.do_apply_action(table.pk, users[move[0]], move[1])
+        apply_move(table, users[move[0]], move[0], move[1])
     raise AssertionError("no live hand with a discard to make")
 
 
-@pytest.mark.parametrize("cache", ["cold", "warm"])
-def test_a_move_committed_between_row_and_log_does_not_end_the_frame(
-    table, alice, bob, cache
-):
+def test_a_move_committed_between_row_and_log_does_not_end_the_frame(table, alice, bob):
     users = {0: alice, 1: bob}
     seat, payload = _live_with_a_move_to_make(table, users)
-    before = FRAME_TABLE.first(table.pk)  # the consumer's first read
+    before = frame_table(table.pk)  # the consumer's first read
     assert before.hand.status == HandRecord.Status.LIVE
     expected = {s: seat_context(before, s, now=0.0) for s in (0, 1)}
     # a move committed by another consumer between the two reads
-    play.do_apply_action(table.pk, users[seat], payload)
-    after = FRAME_TABLE.first(table.pk)
+    table_act(user=users[seat], table_id=table.pk, move=parse_move(payload))
+    after = frame_table(table.pk)
     assert after.seq > before.seq
-    if cache == "cold":  # the move was made by another process
-        hand_cache.clear_cache()
     for s in (0, 1):
         ctx = seat_context(before, s, now=0.0)
         assert ctx["phase"] != "ended" and ctx["settlement"] is None
         assert ctx == expected[s]  # the state the row describes
         html = render_frame(before, s, now=0.0)
         assert f'data-seq="{expected[s]["seq"]}"' in html
-        # and the newer row gives the newer state, from the same cache
+        # and the newer row gives the newer state
         # (a veiled discarder keeps seeing its claim prompt's seq)
         assert seat_context(after, s, now=0.0)["seq"] >= expected[s]["seq"]
 
@@ -77,16 +73,13 @@ def test_a_move_committed_between_row_and_log_does_not_end_the_frame(
 def test_load_hand_rebuilds_the_state_at_the_asked_seq(table, alice, bob):
     users = {0: alice, 1: bob}
     seat, payload = _live_with_a_move_to_make(table, users)
-    before = FRAME_TABLE.first(table.pk)
-    play.do_apply_action(table.pk, users[seat], payload)
-    hand_cache.clear_cache()
-    with hand_cache.hand_lock(before.hand.pk):
-        old_seq = hand_cache.load_hand(before.hand, seq=before.seq).seq
+    before = frame_table(table.pk)
+    table_act(user=users[seat], table_id=table.pk, move=parse_move(payload))
+    old_seq = hand_cache.load_hand(before.hand, seq=before.seq).seq
     assert old_seq == before.seq
-    after = FRAME_TABLE.first(table.pk)
-    with hand_cache.hand_lock(after.hand.pk):
-        new = hand_cache.load_hand(after.hand, seq=after.seq)
-    assert new.seq == after.seq > old_seq  # caught up from the log
+    after = frame_table(table.pk)
+    new = hand_cache.load_hand(after.hand, seq=after.seq)
+    assert new.seq == after.seq > old_seq  # the stored snapshot
     # a seq past the log is still refused (a table row ahead of its log)
     with pytest.raises(hand_cache.HandUnavailableError):
         hand_cache.load_hand(after.hand, seq=after.seq + 5)

@@ -1,6 +1,7 @@
 """Live tables across processes: two Daphne processes on the Redis channel
-layer, two Celery workers, PostgreSQL (run by .ci/run with DATABASE_URL and
-REDIS_URL set; deselected in the embedded default).
+layer, two Celery workers, two clock processes (``manage.py run_clock``),
+PostgreSQL (run by .ci/run with DATABASE_URL and REDIS_URL set; deselected
+in the embedded default).
 
 The cluster uses its own Redis database (flushed first) so the CI's own
 worker, which serves the suite's database, never picks up these jobs.
@@ -19,15 +20,14 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 import redis
 import websockets
-from celery import Celery
 from django.db import connection
 from django.test import Client
 
-from games.models import HandEvent, Room, Table
-from games.services import quick_match
+from games.models import Due, HandEvent, Room, Table
+from games.services import table_quick_match
 from games.services.hands import load_hand
 from tests.games.conftest import make_player
-from tests.games.driver import next_move
+from tests.games.driver import next_move, unveiled_at
 from tests.games.live import Cluster, frame_seq
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -40,14 +40,14 @@ def _cluster_redis(db: int = CLUSTER_REDIS_DB) -> str:
     return urlunsplit(parts._replace(path=f"/{db}"))
 
 
-def _cluster_env(scheduler: str, db: int = CLUSTER_REDIS_DB) -> dict[str, str]:
+def _cluster_env(db: int = CLUSTER_REDIS_DB) -> dict[str, str]:
     """A cluster's environment on Redis database ``db`` (flushed first)."""
     redis_url = _cluster_redis(db)
     redis.Redis.from_url(redis_url).flushdb()
     return {
         "DATABASE_URL": _database_url(),
         "REDIS_URL": redis_url,
-        "MAHJONG_SCHEDULER": scheduler,
+        "MAHJONG_CLOCK": "command",
         "DJANGO_LOG_LEVEL": "WARNING",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
     }
@@ -56,8 +56,8 @@ def _cluster_env(scheduler: str, db: int = CLUSTER_REDIS_DB) -> dict[str, str]:
 def _pre_deal_table(tag: str):
     """A new table of two fresh players, both asked the pre-deal question."""
     a, b = make_player(f"{tag}-a"), make_player(f"{tag}-b")
-    quick_match(a, _room())
-    table = quick_match(b, _room())
+    table_quick_match(user=a, room=_room())
+    table = table_quick_match(user=b, room=_room())
     table.refresh_from_db()
     hand = load_hand(table.hand, seq=table.seq)
     assert hand.state.phase.value == "pre_deal" and hand.state.pending == [True, True]
@@ -75,8 +75,8 @@ def _database_url() -> str:
 @pytest.fixture(scope="module")
 def cluster(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        env = _cluster_env("celery")
-    c = Cluster(env, daphnes=2, workers=2)
+        env = _cluster_env()
+    c = Cluster(env, daphnes=2, workers=2, clocks=2)
     c.start()
     yield c
     c.stop()
@@ -141,8 +141,8 @@ def _table_seq(table_id):
 
 def test_two_daphne_processes_one_player_on_each_finish_a_hand(cluster):
     a, b = make_player("la"), make_player("lb")
-    quick_match(a, _room())
-    table = quick_match(b, _room())
+    table_quick_match(user=a, room=_room())
+    table = table_quick_match(user=b, room=_room())
     cookies = {0: _cookie(a), 1: _cookie(b)}
 
     async def play():
@@ -160,6 +160,8 @@ def test_two_daphne_processes_one_player_on_each_finish_a_hand(cluster):
             if move is None:
                 break
             seat, payload = move
+            # a 加杠's maker acts when the ROB veil lifts, as its browser does
+            await asyncio.sleep(max(0.0, unveiled_at(table, seat) - time.time()))
             before = await asyncio.to_thread(_table_seq, table.pk)
             await seats[seat].sock.send(json.dumps(payload))
             await seats[seat].wait_seq(before + 1)
@@ -188,69 +190,60 @@ def test_two_daphne_processes_one_player_on_each_finish_a_hand(cluster):
     assert a.stats.get(ruleset="").hands == 1
 
 
-def test_timeouts_fire_exactly_once_with_two_celery_workers(cluster):
+def test_timeouts_fire_exactly_once_with_two_clock_processes(cluster):
     a, b, table, hand = _pre_deal_table("t")
-    app = Celery(
-        broker=_cluster_redis(), backend=_cluster_redis(), set_as_current=False
-    )
     cookies = {0: _cookie(a), 1: _cookie(b)}
 
     async def run():
         seat_a = await _connect(cluster, 0, table.pk, cookies[0])
         seat_b = await _connect(cluster, 1, table.pk, cookies[1])
         await seat_a.wait_seq(table.seq)
-        # alice answers; daphne schedules the deadline job of the new seq
+        # alice answers; daphne plans the clock's timeout row of the new seq
         await seat_a.sock.send(json.dumps({"action": "pre_deal", "seq": table.seq}))
         await seat_a.wait_seq(table.seq + 1)
         seq = await asyncio.to_thread(_table_seq, table.pk)
-        # three more copies of that job, for both workers to race on
-        delay = max(0.0, hand.state.deadline - time.time()) + 0.3
-        extra = [
-            app.send_task(
-                "games.table_deadline",
-                args=[table.pk, table.hand_id, seq],
-                countdown=delay,
+        row = await asyncio.to_thread(Due.objects.get, table=table, kind="timeout")
+        assert (row.hand_id, row.seq) == (table.hand_id, seq)
+        # three more copies of that row, for both clock processes to race on
+        for _ in range(3):
+            await asyncio.to_thread(
+                Due.objects.create,
+                table=table,
+                kind="timeout",
+                at=row.at,
+                hand_id=row.hand_id,
+                seq=seq,
             )
-            for _ in range(3)
-        ]
+        delay = max(0.0, hand.state.deadline - time.time()) + 0.3
         # bob stays silent: his pre-deal choice times out, seen by both players
         await seat_a.wait_seq(seq + 1, timeout=delay + 15)
         await seat_b.wait_seq(seq + 1, timeout=5)
-        results = [await asyncio.to_thread(r.get, timeout=20) for r in extra]
         await asyncio.sleep(1.0)
         for s in (seat_a, seat_b):
             await s.sock.close()
             s.task.cancel()
-        return results
 
-    results = asyncio.run(run())
-    assert results.count(True) <= 1
+    asyncio.run(run())
     timeouts = HandEvent.objects.filter(hand=table.hand_id, kind="timeout")
     assert [e.seat for e in timeouts] == [1], cluster.tail()
     table.refresh_from_db()
     hand = load_hand(table.hand, seq=table.seq)
     assert hand.state.phase.value == "turn"  # dealt after the timeout
+    assert not Due.objects.filter(table=table, seq__lte=hand.seq - 1).exists()
 
 
-def test_beat_sweep_times_out_an_abandoned_table_once_with_two_workers(
-    django_db_setup, django_db_blocker
-):
-    """The production scheduler: nobody connects, Celery beat's deadline
-    sweep (two workers racing on it) applies each pre-deal timeout once."""
+def test_two_clock_processes_time_out_an_abandoned_table_once(cluster):
+    """Nobody connects: the two clock processes (racing on every row) apply
+    each pre-deal timeout once."""
     _, _, table, hand = _pre_deal_table("sw")
-    env = _cluster_env("sweep", db=CLUSTER_REDIS_DB - 1)
-    with Cluster(env, daphnes=1, workers=2, beat=True) as cluster:
-        end = hand.state.deadline + 20
-        while time.time() < end:
-            if HandEvent.objects.filter(hand=table.hand_id, kind="timeout").count():
-                break
-            time.sleep(0.3)
-        time.sleep(2.5)  # more sweeps run; the next prompt is 15 s away
-        logs = cluster.tail(100_000)
+    end = hand.state.deadline + 20
+    while time.time() < end:
+        if HandEvent.objects.filter(hand=table.hand_id, kind="timeout").count():
+            break
+        time.sleep(0.3)
+    time.sleep(2.5)  # more passes run; the next prompt is 15 s away
     timeouts = HandEvent.objects.filter(hand=table.hand_id, kind="timeout")
-    assert sorted(e.seat for e in timeouts) == [0, 1], logs[-3000:]
-    assert "games.sweep_deadlines" in logs
+    assert sorted(e.seat for e in timeouts) == [0, 1], cluster.tail()
     table.refresh_from_db()
-    assert table.timer_at is None
     hand = load_hand(table.hand, seq=table.seq)
     assert hand.state.phase.value == "turn"  # dealt after the timeouts

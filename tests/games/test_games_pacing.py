@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import random
-import time
 from types import SimpleNamespace
 
 import pytest
 
-from games.models import HandEvent, HandRecord, Table
+from games.models import Due, HandEvent, HandRecord, Table
+from games.protocol import parse_move
 from games.rules.tiles import Tile
-from games.services import do_apply_action, notify, play, play_bot
-from games.services.hands import clear_cache, load_hand
-from games.services.play import do_auto_step, do_timeout
-from games.tasks import table_auto_step
+from games.services import (
+    auto,
+    clock,
+    deal,
+    table_act,
+    table_auto_step,
+    table_leave,
+    table_play_bot,
+    table_timeout,
+)
+from games.services.hands import load_hand, rebuild_hand
 
 
 def _discards_by_seat(record: HandRecord, after: int) -> dict[int, int]:
@@ -30,10 +37,12 @@ def _discards_by_seat(record: HandRecord, after: int) -> dict[int, int]:
 
 
 def _start_auto(alice, room, level: str = "easy") -> Table:
-    table = play_bot(alice, room, level)
+    table = table_play_bot(user=alice, room=room, level=level)
     table.refresh_from_db()
-    do_apply_action(
-        table.pk, alice, {"action": "auto_play", "seq": table.seq, "on": True}
+    table_act(
+        user=alice,
+        table_id=table.pk,
+        move=parse_move({"action": "auto_play", "seq": table.seq, "on": True}),
     )
     table.refresh_from_db()
     return table
@@ -49,13 +58,17 @@ def test_tuoguan_against_the_bot_plays_one_round_per_step(settings, alice, room)
     while table.status == Table.Status.PLAYING and steps < 400:
         before = table.seq
         # each step: at most one discard per seat, and the hand waits again
-        assert do_auto_step(table.pk, record.pk, table.seq) is True
+        assert (
+            table_auto_step(table_id=table.pk, hand_id=record.pk, seq=table.seq) is True
+        )
         table.refresh_from_db()
         counts = _discards_by_seat(record, before)
         assert counts[0] <= 1 and counts[1] <= 1, counts
         steps += 1
         # the same job once more (fired twice, or late) changes nothing
-        assert do_auto_step(table.pk, record.pk, before) is False
+        assert (
+            table_auto_step(table_id=table.pk, hand_id=record.pk, seq=before) is False
+        )
     record.refresh_from_db()
     assert record.status == HandRecord.Status.ENDED
     # the hand took one step per round, not one burst: every chosen discard
@@ -73,7 +86,9 @@ def test_turning_tuoguan_off_stops_the_paced_play(settings, alice, room):
     for _ in range(10):
         table = _start_auto(alice, room)
         record = table.hand
-        assert do_auto_step(table.pk, record.pk, table.seq) is True
+        assert (
+            table_auto_step(table_id=table.pk, hand_id=record.pk, seq=table.seq) is True
+        )
         table.refresh_from_db()
         if (
             table.status == Table.Status.PLAYING
@@ -82,16 +97,21 @@ def test_turning_tuoguan_off_stops_the_paced_play(settings, alice, room):
             break
         if table.status == Table.Status.PLAYING:  # locked: let the hand run out
             settings.MAHJONG_AUTO_PACE = 0
-            assert do_auto_step(table.pk, record.pk, table.seq) is True
+            assert (
+                table_auto_step(table_id=table.pk, hand_id=record.pk, seq=table.seq)
+                is True
+            )
             settings.MAHJONG_AUTO_PACE = 1.0
-        do_apply_action(table.pk, alice, {"action": "leave"})
+        table_leave(user=alice, table_id=table.pk)
     assert table.status == Table.Status.PLAYING
-    do_apply_action(
-        table.pk, alice, {"action": "auto_play", "seq": table.seq, "on": False}
+    table_act(
+        user=alice,
+        table_id=table.pk,
+        move=parse_move({"action": "auto_play", "seq": table.seq, "on": False}),
     )
     table.refresh_from_db()
     seq = table.seq
-    assert do_auto_step(table.pk, record.pk, seq) is False
+    assert table_auto_step(table_id=table.pk, hand_id=record.pk, seq=seq) is False
     table.refresh_from_db()
     assert table.seq == seq
     assert load_hand(record, seq=seq).state.pending[0]
@@ -107,29 +127,28 @@ def test_without_pace_tuoguan_plays_out_at_once(settings, alice, room):
 
 @pytest.mark.django_db(transaction=True)
 def test_scheduled_steps_finish_the_hand_over_time(settings, alice):
-    """End to end in the embedded default: timer-thread jobs, real pauses."""
+    """End to end in the embedded default: the clock thread, real pauses."""
     from tests.games.conftest import seed_rooms
 
     seed_rooms()
     from games.models import Room
 
     room = Room.objects.get(name="新手场")
-    settings.MAHJONG_SCHEDULER = "thread"
     settings.MAHJONG_AUTO_PACE = 0.05
-    clear_cache()
     table = _start_auto(alice, room)
-    # wait for the chain of step jobs on their timer threads without touching
-    # the database meanwhile (SQLite's shared in-memory database locks whole
-    # tables across threads); each job plans the next before it ends
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with notify._TIMERS_LOCK:
-            due = [t for t in notify._TIMERS if t.is_alive() and t.interval < 1.0]
-        if not due:
-            break
-        for timer in due:
-            timer.join(timeout=10)
-    notify.cancel_timers()  # the long deadline jobs of the hand
+    # the clock thread runs the chain of step rows (each step plans the
+    # next) while this thread leaves the database alone (SQLite's shared
+    # in-memory database locks whole tables across threads)
+    settings.MAHJONG_CLOCK = "thread"
+    clock.start_loop()
+    try:
+        assert clock.wait_idle(within=1.0, timeout=60)
+    finally:
+        assert clock.stop_loop() is True
+    from games.services import review
+
+    for thread in list(review._THREADS):  # the ended hand's review (复盘)
+        thread.join(timeout=60)
     record = HandRecord.objects.get(pk=table.hand_id)
     assert record.status == HandRecord.Status.ENDED
     rows = HandEvent.objects.filter(hand=record, kind="discard").values_list(
@@ -142,7 +161,6 @@ def test_scheduled_steps_finish_the_hand_over_time(settings, alice):
     # most one per seat each), at least a pace apart, not in one burst
     assert len(times) >= 2 and len(times) * 2 >= len(chosen), (times, chosen)
     assert times[-1] - times[0] >= 0.05 * (len(times) - 1) * 0.9
-    assert table_auto_step.name == "games.table_auto_step"
 
 
 def _pause_on_the_bot(alice, room) -> Table:
@@ -163,55 +181,54 @@ def _pause_on_the_bot(alice, room) -> Table:
                 s.pending[0] and hand.locked_discard(0) is not None
             ):
                 return table
-            assert do_auto_step(table.pk, record.pk, table.seq) is True
+            assert (
+                table_auto_step(table_id=table.pk, hand_id=record.pk, seq=table.seq)
+                is True
+            )
             table.refresh_from_db()
-        do_apply_action(table.pk, alice, {"action": "leave"})
+        table_leave(user=alice, table_id=table.pk)
     raise AssertionError("paced play never stopped on the bot or a locked seat")
 
 
 @pytest.mark.django_db
 def test_a_lost_step_job_resumes_when_the_player_opens_the_table(settings, alice, room):
-    from games.services.play import note_connect
+    from games.services import seat_connect
 
     settings.MAHJONG_AUTO_PACE = 1.0
     table = _pause_on_the_bot(alice, room)
     seq = table.seq
-    clear_cache()  # a restart: the step job died with the process
-    note_connect(table.pk, 0)
+    seat_connect(table_id=table.pk, seat=0)
     table.refresh_from_db()
     hand = load_hand(table.hand, seq=table.seq)
     # play moved on and 托管 is off (the player is back); now it is their
     # move — or, if 托管 had declared 报听 (the table discards for a locked
     # seat), the next automated move, paced again
+    # play moved on; the player's own 托管 stays on (it was switched on
+    # before the page opened, games.services.seats._chose_auto), paced again:
+    # the next step is planned unless the hand ended
     assert table.seq > seq
-    assert hand.state.auto[0] is False
-    assert (
-        hand.ended
-        or hand.state.pending[0]
-        or (hand.state.ready[0] and hand.state.pending[1])
-    )
+    assert hand.state.auto[0] is True
+    assert hand.ended or Due.objects.filter(table=table, kind="auto_step").exists()
 
 
 @pytest.mark.django_db
-def test_resume_tables_plans_the_next_step_of_paced_play(
-    settings, alice, room, monkeypatch
-):
+def test_resume_tables_plans_the_next_step_of_paced_play(settings, alice, room):
     import games.services.resume as resume
 
     settings.MAHJONG_AUTO_PACE = 1.0
     table = _pause_on_the_bot(alice, room)
-    planned = []
-    real = resume.schedule
-    monkeypatch.setattr(
-        resume,
-        "schedule",
-        lambda name, args, at: planned.append((name, args)) or real(name, args, at=at),
-    )
-    clear_cache()
-    report = resume.resume_tables()
+    Due.objects.filter(table=table).delete()  # lost (the worse case)
+    report = resume.resume_tables(now=5000.0)
     assert table.pk in report.resumed
-    assert ("table_auto_step", [table.pk, table.hand_id, table.seq]) in planned
-    assert do_auto_step(table.pk, table.hand_id, table.seq) is True
+    step = Due.objects.get(table=table, kind="auto_step")
+    assert (step.hand_id, step.seq, step.at.timestamp()) == (
+        table.hand_id,
+        table.seq,
+        5000.0,
+    )
+    assert clock.run_due(now=5000.0) >= 1
+    table.refresh_from_db()
+    assert table.seq > step.seq
 
 
 def _ask_person(table: Table, alice, hand) -> None:
@@ -223,7 +240,7 @@ def _ask_person(table: Table, alice, hand) -> None:
     else:
         tile = str(Tile.from_index(hand.state.drawn[0]))
         payload = {"action": "discard", "seq": hand.seq, "tile": tile}
-    do_apply_action(table.pk, alice, payload)
+    table_act(user=alice, table_id=table.pk, move=parse_move(payload))
 
 
 @pytest.mark.django_db
@@ -236,26 +253,26 @@ def test_two_locked_seats_play_one_round_per_step(settings, monkeypatch, alice, 
     settings.MAHJONG_AUTO_PACE = 1.0
     # the same deals and bots every run: both seats locked is a matter of luck
     rng = random.Random(2026)
-    monkeypatch.setattr(
-        play,
-        "secrets",
-        SimpleNamespace(
-            token_hex=lambda n: rng.randbytes(n).hex(), randbits=rng.getrandbits
-        ),
+    fixed = SimpleNamespace(
+        token_hex=lambda n: rng.randbytes(n).hex(), randbits=rng.getrandbits
     )
+    monkeypatch.setattr(deal, "secrets", fixed)  # the seeds
+    monkeypatch.setattr(auto, "secrets", fixed)  # the bots' generators
     locked_steps = timed_out = 0
     for _ in range(40):
         table = _start_auto(alice, room, "normal")
         record = table.hand
-        assert load_hand(record, seq=table.seq).events[0].payload["prompt_locked"]
+        assert rebuild_hand(record).events[0].payload["prompt_locked"]
         for _ in range(300):
             if table.status != Table.Status.PLAYING:
                 break
             hand = load_hand(record, seq=table.seq)
             s = hand.state
             if s.ready[0] and s.auto[0]:  # the person takes control back
-                do_apply_action(
-                    table.pk, alice, {"action": "auto_play", "seq": s.seq, "on": False}
+                table_act(
+                    user=alice,
+                    table_id=table.pk,
+                    move=parse_move({"action": "auto_play", "seq": s.seq, "on": False}),
                 )
                 table.refresh_from_db()
                 continue
@@ -270,14 +287,22 @@ def test_two_locked_seats_play_one_round_per_step(settings, monkeypatch, alice, 
                 assert table.deadline is not None
                 drawn = str(Tile.from_index(s.drawn[0]))
                 at = s.deadline + settings.MAHJONG_DEADLINE_SLACK
-                assert do_timeout(table.pk, record.pk, before, now=at) is True
+                assert (
+                    table_timeout(
+                        table_id=table.pk, hand_id=record.pk, seq=before, now=at
+                    )
+                    is True
+                )
                 first = HandEvent.objects.filter(hand=record, seq__gt=before)
                 kinds = list(first.order_by("seq").values_list("kind", "seat"))
                 assert kinds[:2] == [("timeout", 0), ("discard", 0)]
                 assert first.get(kind="discard", seat=0).payload["tile"] == drawn
                 timed_out += 1
             else:
-                assert do_auto_step(table.pk, record.pk, before) is True
+                assert (
+                    table_auto_step(table_id=table.pk, hand_id=record.pk, seq=before)
+                    is True
+                )
             table.refresh_from_db()
             counts = _discards_by_seat(record, before)
             assert counts[0] <= 1 and counts[1] <= 1, counts
@@ -287,7 +312,7 @@ def test_two_locked_seats_play_one_round_per_step(settings, monkeypatch, alice, 
                 assert table.status != Table.Status.PLAYING or table.seq > before
         if locked_steps >= 3 and timed_out:
             break
-        do_apply_action(table.pk, alice, {"action": "leave"})
+        table_leave(user=alice, table_id=table.pk)
     assert locked_steps >= 3 and timed_out == 1, (locked_steps, timed_out)
 
 
@@ -302,4 +327,4 @@ def test_settlement_countdown_is_the_rule_sets_unless_configured(settings, alice
         assert table.settle_deadline.timestamp() - ended == pytest.approx(
             expected, abs=1
         )
-        do_apply_action(table.pk, alice, {"action": "leave"})
+        table_leave(user=alice, table_id=table.pk)

@@ -18,16 +18,16 @@ from games.consumers import BadMessageError, TokenBucket, parse_message
 from games.engine.errors import StaleActionError
 from games.models import HandEvent, HandRecord, Table
 from games.presenters import render_frame, seat_context
+from games.protocol import parse_move, refusal_message
 from games.selectors import queue_state, waiting_by_room
 from games.services import (
-    do_apply_action,
-    note_connect,
-    note_disconnect,
-    quick_match,
-    refusal_message,
+    seat_connect,
+    seat_disconnect,
+    table_act,
+    table_quick_match,
+    table_timeout,
 )
 from games.services.hands import load_hand
-from games.tasks import table_deadline
 from tests.games.conftest import make_player
 
 pytestmark = pytest.mark.django_db
@@ -38,12 +38,12 @@ T0 = 1_000_000.0
 def _open_page(table, seat, socket_id, now):
     """The table page's socket opens (as the consumer does on connect)."""
     presence.socket_beat(table_id=table.pk, seat=seat, socket_id=socket_id, now=now)
-    note_connect(table.pk, seat, now=now)
+    seat_connect(table_id=table.pk, seat=seat, now=now)
 
 
 def _close_page(table, seat, socket_id, now):
     presence.socket_gone(table_id=table.pk, seat=seat, socket_id=socket_id)
-    note_disconnect(table.pk, seat, now=now)
+    seat_disconnect(table_id=table.pk, seat=seat, now=now)
 
 
 def _coins(*users):
@@ -57,14 +57,14 @@ def test_an_absent_queued_player_is_never_paired(alice, bob, room, closes):
     (or the browser dies without closing its socket); more than two minutes
     later B presses 快速开始 in the same room.  No hand is dealt."""
     before = _coins(alice, bob)
-    a_table = quick_match(alice, room, now=T0)
+    a_table = table_quick_match(user=alice, room=room, now=T0)
     assert a_table.status == Table.Status.WAITING
     _open_page(a_table, 0, "a-tab", T0 + 1)
     presence.socket_beat(table_id=a_table.pk, seat=0, socket_id="a-tab", now=T0 + 6)
     if closes:
         _close_page(a_table, 0, "a-tab", T0 + 8)
     # nothing more from A; B arrives 2 min 10 s later
-    b_table = quick_match(bob, room, now=T0 + 130)
+    b_table = table_quick_match(user=bob, room=room, now=T0 + 130)
     assert b_table.pk != a_table.pk
     assert b_table.status == Table.Status.WAITING and b_table.seat1_id is None
     assert not HandRecord.objects.exists()
@@ -78,29 +78,29 @@ def test_an_absent_queued_player_is_never_paired(alice, bob, room, closes):
 
 
 def test_a_present_queued_player_is_paired(alice, bob, room):
-    a_table = quick_match(alice, room, now=T0)
+    a_table = table_quick_match(user=alice, room=room, now=T0)
     _open_page(a_table, 0, "a-tab", T0 + 1)
     for k in range(1, 27):  # the page's heartbeat every 5 s
         presence.socket_beat(
             table_id=a_table.pk, seat=0, socket_id="a-tab", now=T0 + 1 + 5 * k
         )
-    b_table = quick_match(bob, room, now=T0 + 130)
+    b_table = table_quick_match(user=bob, room=room, now=T0 + 130)
     assert b_table.pk == a_table.pk
     assert b_table.status == Table.Status.PLAYING
     assert HandRecord.objects.filter(table=b_table).count() == 1
 
 
 def test_the_lobby_open_keeps_a_queued_player_present(alice, bob, room):
-    a_table = quick_match(alice, room, now=T0)
+    a_table = table_quick_match(user=alice, room=room, now=T0)
     presence.lobby_beat(user_id=alice.pk, now=T0 + 120)  # the lobby's poll
     assert waiting_by_room(now=T0 + 130) == {room.pk: 1}
-    assert quick_match(bob, room, now=T0 + 130).pk == a_table.pk
+    assert table_quick_match(user=bob, room=room, now=T0 + 130).pk == a_table.pk
 
 
 def test_presence_expires_after_the_ttl(alice, room):
     ttl = presence.ttl()
     assert ttl <= 15  # issue 11 §1: within ~15 s
-    table = quick_match(alice, room, now=T0)
+    table = table_quick_match(user=alice, room=room, now=T0)
     presence.socket_beat(table_id=table.pk, seat=0, socket_id="s", now=T0)
     assert presence.seat_present(table_id=table.pk, seat=0, now=T0 + ttl - 0.1)
     assert not presence.seat_present(table_id=table.pk, seat=0, now=T0 + ttl)
@@ -115,7 +115,7 @@ def test_presence_expires_after_the_ttl(alice, room):
 
 
 def test_slots_are_bounded_and_freed(alice, room):
-    table = quick_match(alice, room, now=T0)
+    table = table_quick_match(user=alice, room=room, now=T0)
     for i in range(presence.SLOTS):
         assert presence.socket_beat(
             table_id=table.pk, seat=1, socket_id=f"s{i}", now=T0
@@ -132,30 +132,30 @@ def test_slots_are_bounded_and_freed(alice, room):
 
 def test_lobby_shows_the_queue_with_present_players_only(alice, bob, room):
     carol = make_player("carol")
-    quick_match(bob, room)  # present now (pressed 快速开始)
+    table_quick_match(user=bob, room=room)  # present now (pressed 快速开始)
     client = Client()
     client.force_login(alice)
-    quick_match(alice, room)  # paired with bob: no longer queued
-    quick_match(carol, room)
+    table_quick_match(user=alice, room=room)  # paired with bob: no longer queued
+    table_quick_match(user=carol, room=room)
     client.force_login(carol)
     page = client.get(reverse("games:lobby")).content.decode()
     assert 'data-testid="queue-waiting" data-count="1"' in page
     # carol closes the lobby; after the TTL she is not counted, and the
     # panel (polled by the lobby) says so once she is back
-    state = queue_state(carol)
+    state = queue_state(user=carol)
     assert state is not None and state.waiting == 1
     later = time.time() + presence.ttl() + 1
     assert waiting_by_room(now=later) == {}
-    assert queue_state(carol, now=later).waiting == 0
+    assert queue_state(user=carol, now=later).waiting == 0
 
 
 def test_the_queue_panel_sends_a_paired_player_to_the_table(alice, bob, room):
-    quick_match(alice, room)
+    table_quick_match(user=alice, room=room)
     client = Client()
     client.force_login(alice)
     panel = client.get(reverse("games:lobby_queue"), HTTP_HX_REQUEST="true")
     assert 'data-testid="queue-waiting"' in panel.content.decode()
-    table = quick_match(bob, room)
+    table = table_quick_match(user=bob, room=room)
     assert table.status == Table.Status.PLAYING
     went = client.get(reverse("games:lobby_queue"), HTTP_HX_REQUEST="true")
     assert went["HX-Redirect"] == reverse("games:table", args=[table.pk])
@@ -164,14 +164,14 @@ def test_the_queue_panel_sends_a_paired_player_to_the_table(alice, bob, room):
 # ------------------------------------------------------------- the frames
 @pytest.fixture
 def table(alice, bob, room):
-    quick_match(alice, room)
-    t = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    t = table_quick_match(user=bob, room=room)
     t.refresh_from_db()
     return t
 
 
 def test_the_opponent_away_notice_counts_down_then_tuoguan_then_back(table, settings):
-    from games.services import do_seat_away
+    from games.services import seat_away
 
     grace = settings.MAHJONG_DISCONNECT_GRACE
     _open_page(table, 0, "a", T0)
@@ -193,7 +193,9 @@ def test_the_opponent_away_notice_counts_down_then_tuoguan_then_back(table, sett
     # the player who left sees nothing of the kind about their opponent
     assert 'data-testid="opponent-away"' not in render_frame(table, 1, now=T0 + 5)
     presence.socket_beat(table_id=table.pk, seat=0, socket_id="a", now=T0 + 2 + grace)
-    assert do_seat_away(table.pk, 1, table.hand_id, now=T0 + 2 + grace)
+    assert seat_away(
+        table_id=table.pk, seat=1, hand_id=table.hand_id, now=T0 + 2 + grace
+    )
     table.refresh_from_db()
     html = render_frame(table, 0, now=T0 + 30)
     assert "对手断线，已由系统托管" in html and "mj-flag--auto" in html
@@ -214,12 +216,20 @@ def test_a_timed_out_turn_is_shown_to_both_players(table):
         hand = load_hand(table.hand, seq=table.seq)
         if hand.state.phase.value == "turn":
             break
-        table_deadline(table.pk, table.hand_id, table.seq, now=hand.state.deadline + 1)
+        table_timeout(
+            table_id=table.pk,
+            hand_id=table.hand_id,
+            seq=table.seq,
+            now=hand.state.deadline + 1,
+        )
     else:
         raise AssertionError("no turn")
     turn = hand.state.turn
-    assert table_deadline(
-        table.pk, table.hand_id, table.seq, now=hand.state.deadline + 1
+    assert table_timeout(
+        table_id=table.pk,
+        hand_id=table.hand_id,
+        seq=table.seq,
+        now=hand.state.deadline + 1,
     )
     table.refresh_from_db()
     ev = (
@@ -248,7 +258,9 @@ def test_a_stale_tuoguan_or_ready_is_refused_and_changes_nothing(table, alice):
     events = HandEvent.objects.filter(hand=table.hand).count()
     # the opponent moves on (pre-deal answers); alice's tab is left behind
     hand = load_hand(table.hand, seq=seq)
-    table_deadline(table.pk, table.hand_id, seq, now=hand.state.deadline + 1)
+    table_timeout(
+        table_id=table.pk, hand_id=table.hand_id, seq=seq, now=hand.state.deadline + 1
+    )
     table.refresh_from_db()
     assert table.seq > seq
     events = HandEvent.objects.filter(hand=table.hand).count()
@@ -258,7 +270,7 @@ def test_a_stale_tuoguan_or_ready_is_refused_and_changes_nothing(table, alice):
         {"action": "ready", "seq": seq},
     ):
         with pytest.raises(StaleActionError) as info:
-            do_apply_action(table.pk, alice, payload)
+            table_act(user=alice, table_id=table.pk, move=parse_move(payload))
         assert refusal_message(info.value) == (
             "这个托管或报听请求来自旧的画面，没有生效；请按当前状态再操作"
         )
@@ -266,11 +278,53 @@ def test_a_stale_tuoguan_or_ready_is_refused_and_changes_nothing(table, alice):
         assert HandEvent.objects.filter(hand=table.hand).count() == events
     assert load_hand(table.hand, seq=table.seq).state.auto[0] is False
     # at the current seq 托管 works as before
-    do_apply_action(
-        table.pk, alice, {"action": "auto_play", "seq": table.seq, "on": True}
+    table_act(
+        user=alice,
+        table_id=table.pk,
+        move=parse_move({"action": "auto_play", "seq": table.seq, "on": True}),
     )
     table.refresh_from_db()
     assert load_hand(table.hand, seq=table.seq).state.auto[0] is True
+
+
+def test_a_cancel_of_tuoguan_from_an_old_screen_is_taken_now(table, alice):
+    """Tester: 托管 moves so fast that 取消托管 nearly always carries an old
+    number; an explicit "off" is taken at the hand's current seq, while a
+    bare toggle from the same old screen is still refused."""
+    table.refresh_from_db()
+    table_act(
+        user=alice,
+        table_id=table.pk,
+        move=parse_move({"action": "auto_play", "seq": table.seq, "on": True}),
+    )
+    table.refresh_from_db()
+    seq = table.seq
+    hand = load_hand(table.hand, seq=seq)
+    assert hand.state.auto[0] is True and hand.state.deadline is not None
+    table_timeout(
+        table_id=table.pk, hand_id=table.hand_id, seq=seq, now=hand.state.deadline + 1
+    )
+    table.refresh_from_db()
+    moved = table.seq
+    assert moved > seq  # alice's screen still shows ``seq``
+    with pytest.raises(StaleActionError):
+        table_act(
+            user=alice,
+            table_id=table.pk,
+            move=parse_move({"action": "auto_play", "seq": seq}),
+        )
+    table.refresh_from_db()
+    assert table.seq == moved
+    table_act(
+        user=alice,
+        table_id=table.pk,
+        move=parse_move({"action": "auto_play", "seq": seq, "on": False}),
+    )
+    table.refresh_from_db()
+    assert load_hand(table.hand, seq=table.seq).state.auto[0] is False
+    off = HandEvent.objects.filter(hand=table.hand, kind="auto_play").order_by("seq")
+    assert [e.action["on"] for e in off] == [True, False]
+    assert off.last().action["seq"] == moved
 
 
 def test_token_bucket():
@@ -328,7 +382,7 @@ def test_parse_message_reads_the_protocol():
 
 
 def test_beat_and_look_refreshes_and_sees_the_other_seat(alice, room):
-    table = quick_match(alice, room, now=T0)
+    table = table_quick_match(user=alice, room=room, now=T0)
     assert presence.beat_and_look(table_id=table.pk, seat=0, socket_id="a", now=T0) == (
         True,
         False,

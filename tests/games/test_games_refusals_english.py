@@ -18,13 +18,14 @@ from django.utils import translation
 from games.models import Room, Table
 from games.services import (
     TableError,
-    create_friend_table,
-    join_friend_table,
-    leave_table,
-    play_bot,
-    quick_match,
+    table_accept_bot,
+    table_continue,
+    table_create_friend,
+    table_join_friend,
+    table_leave,
+    table_play_bot,
+    table_quick_match,
 )
-from games.services.tables import do_table_request
 from tests.games.conftest import make_player
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -40,7 +41,7 @@ def _refusal(call) -> TableError:
 def test_a_refusal_is_translated_when_read_not_when_raised(room):
     poor = make_player("poor", coins=room.min_balance - 1)
     with translation.override("zh-hans"):
-        exc = _refusal(lambda: quick_match(poor, room))
+        exc = _refusal(lambda: table_quick_match(user=poor, room=room))
         assert str(exc) == "新手场需要至少 200 游戏币，你现在有 199"
     with translation.override("en"):
         assert str(exc) == "Beginners' room needs at least 200 coins; you have 199"
@@ -52,25 +53,24 @@ def test_every_table_refusal_reads_english_in_english(room, alice, bob):
     Room.objects.filter(pk=closed.pk).update(active=False)
     closed.refresh_from_db()
     carol = make_player("carol")
-    playing = quick_match(alice, room)
-    playing = quick_match(bob, room)
+    playing = table_quick_match(user=alice, room=room)
+    playing = table_quick_match(user=bob, room=room)
     assert playing.status == Table.Status.PLAYING
-    friend = create_friend_table(carol, room)
+    friend = table_create_friend(user=carol, room=room)
     dave = make_player("dave")
-    join_friend_table(dave, friend.invite_token)
+    table_join_friend(user=dave, token=friend.invite_token)
     erin = make_player("erin")
     refusals = {
-        "closed room": lambda: quick_match(carol, closed),
-        "bot level": lambda: play_bot(erin, room, "grandmaster"),
-        "invite": lambda: join_friend_table(erin, "no-such-token"),
-        "table full": lambda: join_friend_table(erin, friend.invite_token),
-        "hand in play": lambda: create_friend_table(alice, room),
-        "leave while playing": lambda: leave_table(alice, playing),
-        "not seated": lambda: do_table_request(playing.pk, erin, "continue"),
-        "not between hands": lambda: do_table_request(playing.pk, alice, "continue"),
-        "bot now": lambda: do_table_request(playing.pk, alice, "accept_bot"),
-        "unknown": lambda: do_table_request(friend.pk, carol, "fly"),
-        "no table": lambda: do_table_request(10**9, alice, "continue"),
+        "closed room": lambda: table_quick_match(user=carol, room=closed),
+        "bot level": lambda: table_play_bot(user=erin, room=room, level="grandmaster"),
+        "invite": lambda: table_join_friend(user=erin, token="no-such-token"),
+        "table full": lambda: table_join_friend(user=erin, token=friend.invite_token),
+        "hand in play": lambda: table_create_friend(user=alice, room=room),
+        "leave while playing": lambda: table_leave(user=alice, table_id=playing.pk),
+        "not seated": lambda: table_continue(user=erin, table_id=playing.pk),
+        "not between hands": lambda: table_continue(user=alice, table_id=playing.pk),
+        "bot now": lambda: table_accept_bot(user=alice, table_id=playing.pk),
+        "no table": lambda: table_continue(user=alice, table_id=10**9),
     }
     seen = {}
     for name, call in refusals.items():
@@ -85,13 +85,13 @@ def test_every_table_refusal_reads_english_in_english(room, alice, bob):
     assert seen["closed room"].endswith(" room is closed for now")
     assert seen["bot level"] == "There is no bot level grandmaster"
     assert seen["leave while playing"] == "This hand is not over yet"
-    assert seen["unknown"] == "Continue or regroup only after a hand ends"
+    assert seen["not between hands"] == "Continue or regroup only after a hand ends"
 
 
 @pytest.mark.django_db
 def test_the_htmx_refusal_toast_is_english(client, room, alice, bob):
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     client.force_login(alice)
     client.cookies["django_language"] = "en"
     # the request activates English in this thread: give the language back
@@ -123,7 +123,7 @@ def test_engine_refusals_are_translated_by_their_type():
     """The engine (no Django) raises typed errors; the table maps each type to
     a translated sentence and never shows the engine's own detail."""
     from games.engine import errors
-    from games.services.play import BAD_SEQ, RequestError, refusal_message
+    from games.protocol import BAD_SEQ, RequestError, refusal_message
 
     kinds = [
         cls

@@ -23,7 +23,7 @@ from games.replay.handfile import (
     parse_hand_file,
 )
 from games.replay.replay import clear_cache
-from games.services import annul_hand, play_bot, quick_match
+from games.services import hand_annul, table_play_bot, table_quick_match
 from games.services.review import review_store
 from tests.games.conftest import make_player
 from tests.games.driver import live_hand, play_out, stored_hand
@@ -39,8 +39,8 @@ def _fresh_replays():
 
 
 def _pvp(alice, bob, room, seed=1) -> HandRecord:
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     play_out(table, {0: alice, 1: bob}, seed=seed)
     return HandRecord.objects.get(pk=table.hand_id)
 
@@ -58,8 +58,8 @@ def _step(html: str) -> int:
 
 # ----------------------------------------------------------------- access
 def test_nobody_sees_a_live_hand_then_its_players_and_staff(client, alice, bob, room):
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     record = table.hand
     client.force_login(alice)
     assert client.get(_url(record)).status_code == 404  # being played
@@ -119,7 +119,7 @@ def test_a_player_makes_the_replay_public_then_private(client, alice, bob, room)
 def test_an_annulled_hand_replays_marked_annulled(client, alice, room):
     table, record = live_hand(alice, room)
     with transaction.atomic():
-        annul_hand(table=table, record=record, now=time.time(), reason="test")
+        hand_annul(table=table, record=record, now=time.time(), reason="test")
     client.force_login(alice)
     last = client.get(_url(record, step=9999)).content.decode()
     record.refresh_from_db()
@@ -132,7 +132,7 @@ def test_an_annulled_hand_replays_marked_annulled(client, alice, room):
 
 # ----------------------------------------------------------------- steps
 def test_every_step_has_its_url_and_the_board_part(client, alice, room):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     play_out(table, {0: alice}, seed=7)
     record = HandRecord.objects.get(pk=table.hand_id)
     client.force_login(alice)
@@ -166,7 +166,7 @@ def test_every_step_has_its_url_and_the_board_part(client, alice, room):
 
 
 def test_the_computers_name_follows_the_pages_language(client, alice, room):
-    table = play_bot(alice, room, "hard")
+    table = table_play_bot(user=alice, room=room, level="hard")
     play_out(table, {0: alice}, seed=2)
     record = HandRecord.objects.get(pk=table.hand_id)
     client.force_login(alice)
@@ -238,7 +238,7 @@ def _step_of(client, record, seq: int) -> int:
 
 
 def test_a_missing_review_is_computed_on_first_view(client, alice, room):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     play_out(table, {0: alice}, seed=8)
     record = HandRecord.objects.get(pk=table.hand_id)
     assert not HandReview.objects.filter(hand=record).exists()
@@ -252,7 +252,7 @@ def test_a_missing_review_is_computed_on_first_view(client, alice, room):
 def test_export_has_the_documented_schema_and_verifies_offline(
     client, alice, room, tmp_path
 ):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     play_out(table, {0: alice}, seed=9)
     record = HandRecord.objects.get(pk=table.hand_id)
     client.force_login(alice)
@@ -314,7 +314,7 @@ def test_export_has_the_documented_schema_and_verifies_offline(
 
 def _exported(client, user, room, *, seed: int) -> dict:
     """Play a practice hand of ``user`` and return its export, as a dict."""
-    table = play_bot(user, room, "easy")
+    table = table_play_bot(user=user, room=room, level="easy")
     play_out(table, {0: user}, seed=seed)
     client.force_login(user)
     url = reverse("games:hand_export", args=[table.hand_id])
@@ -333,7 +333,7 @@ def test_export_then_import_gives_the_same_replay_at_every_step(client, alice, r
     room = Room.objects.create(
         name=f"r-{ruleset}", stake=10, min_balance=0, ruleset=ruleset
     )
-    table = play_bot(alice, room, "normal")
+    table = table_play_bot(user=alice, room=room, level="normal")
     play_out(table, {0: alice}, seed=11)
     record = HandRecord.objects.get(pk=table.hand_id)
     client.force_login(alice)
@@ -439,7 +439,7 @@ def test_the_viewer_shows_the_logs_result_and_gives_it_to_the_verify(
 def test_a_stored_result_that_is_not_the_logs_fails_the_engine_check(
     client, alice, room
 ):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     play_out(table, {0: alice}, seed=9)
     record = HandRecord.objects.get(pk=table.hand_id)
     client.force_login(alice)
@@ -521,6 +521,19 @@ def test_deeply_nested_json_is_refused_not_a_500(client, raw):
         parse_hand_file(raw)
 
 
+def test_an_empty_import_names_both_ways_in(client):
+    """Tester: an empty form asked only for a file, though pasting works too."""
+    with translation.override("zh-hans"):
+        response = client.post(reverse("games:replay_import"), {"text": "  "})
+    assert response.status_code == 400
+    assert "请选择一个牌局文件，或粘贴它的内容。" in response.content.decode()
+    client.cookies["django_language"] = "en"
+    response = client.post(reverse("games:replay_import"), {})
+    assert "Please choose a hand file or paste its contents." in (
+        response.content.decode()
+    )
+
+
 def _with_name(d: dict, name: str) -> bytes:
     players = [dict(d["players"][0], name=name), d["players"][1]]
     return json.dumps({**d, "players": players}).encode()
@@ -582,7 +595,7 @@ def test_my_games_lists_filters_and_links_the_replays(client, alice, bob, room):
     other_room = Room.objects.create(
         name="mcr-room", stake=10, min_balance=0, ruleset="mcr"
     )
-    table = play_bot(alice, other_room, "easy")
+    table = table_play_bot(user=alice, room=other_room, level="easy")
     play_out(table, {0: alice}, seed=6)
     practice = HandRecord.objects.get(pk=table.hand_id)
     client.force_login(alice)

@@ -14,7 +14,7 @@ from games import tasks
 from games.engine.review import REVIEW_VERSION, review_hand
 from games.models import HandEvent, HandRecord, HandReview
 from games.selectors import review_agreement
-from games.services import annul_hand, play_bot
+from games.services import clock, hand_annul, table_play_bot
 from games.services.hands import event_from_row
 from games.services.review import review_for, review_store
 from tests.games.conftest import make_player
@@ -23,12 +23,16 @@ from tests.leaderboard.factory import hand as booked_hand
 
 
 def _planned(monkeypatch) -> list[tuple[str, list[int]]]:
+    from games.services import settlement
+
     planned: list[tuple[str, list[int]]] = []
-    real = review_services.schedule
+    real = settlement.review_schedule
     monkeypatch.setattr(
-        review_services,
-        "schedule",
-        lambda name, args, at: planned.append((name, args)) or real(name, args, at=at),
+        settlement,
+        "review_schedule",
+        lambda *, hand_id: (
+            planned.append(("review_hand", [hand_id])) or real(hand_id=hand_id)
+        ),
     )
     return planned
 
@@ -40,7 +44,7 @@ def _engine_review(record: HandRecord):
 
 def test_an_ended_hand_is_reviewed_once_and_stored(alice, room, monkeypatch):
     planned = _planned(monkeypatch)
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     record = HandRecord.objects.get(pk=table.hand_id)
     assert review_store(hand_id=record.pk) is None  # live: the log is secret
     play_out(table, {0: alice}, seed=3)
@@ -60,16 +64,16 @@ def test_an_ended_hand_is_reviewed_once_and_stored(alice, room, monkeypatch):
     assert stored.seconds > 0
     # once: running it again (a second worker, the page) keeps the row
     tasks.review_hand(record.pk)
-    assert review_for(record).pk == stored.pk
+    assert review_for(record=record).pk == stored.pk
     assert HandReview.objects.filter(hand=record).count() == 1
 
 
 def test_an_old_version_is_reviewed_again_on_first_view(alice, room):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     play_out(table, {0: alice}, seed=4)
     record = HandRecord.objects.get(pk=table.hand_id)
     HandReview.objects.create(hand=record, version=REVIEW_VERSION - 1)
-    fresh = review_for(record)
+    fresh = review_for(record=record)
     assert fresh.version == REVIEW_VERSION
     assert fresh.counts(0) == _engine_review(record).counts(0)
     assert HandReview.objects.filter(hand=record).count() == 1
@@ -79,7 +83,7 @@ def test_an_annulled_hand_is_reviewed_up_to_where_it_stopped(alice, room, monkey
     planned = _planned(monkeypatch)
     table, record = live_hand(alice, room)
     with transaction.atomic():
-        annul_hand(table=table, record=record, now=time.time(), reason="test")
+        hand_annul(table=table, record=record, now=time.time(), reason="test")
     assert ("review_hand", [record.pk]) in planned
     record.refresh_from_db()
     assert record.status == HandRecord.Status.ANNULLED
@@ -89,7 +93,7 @@ def test_an_annulled_hand_is_reviewed_up_to_where_it_stopped(alice, room, monkey
 
 
 def test_a_log_that_does_not_replay_is_stored_with_its_error(alice, room):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     play_out(table, {0: alice}, seed=6)
     record = HandRecord.objects.get(pk=table.hand_id)
     draw = HandEvent.objects.filter(hand=record, kind="draw", seat=0).first()
@@ -102,25 +106,27 @@ def test_a_log_that_does_not_replay_is_stored_with_its_error(alice, room):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_embedded_default_reviews_in_a_thread_after_the_commit(settings):
-    """No broker (eager Celery): the web process reviews right after the end,
-    on a thread, so the table's last frame is not held up."""
+def test_embedded_default_reviews_in_a_thread_after_the_commit(settings, monkeypatch):
+    """No broker (eager Celery, MAHJONG_CLOCK=thread): the web process
+    reviews right after the end, on a thread, so the table's last frame is
+    not held up."""
     from games.models import Room
-    from games.services import notify
 
-    settings.MAHJONG_SCHEDULER = "auto"
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.MAHJONG_CLOCK = "thread"
+    # (not the clock thread itself: its passes would lock SQLite's shared
+    # in-memory database while this thread plays the hand)
+    monkeypatch.setattr(clock._LOOP, "wake", lambda at: None)
     room = Room.objects.get_or_create(
         name="新手场", defaults={"stake": 10, "min_balance": 200}
     )[0]
     player = make_player("rv")
-    table = play_bot(player, room, "easy")
+    table = table_play_bot(user=player, room=room, level="easy")
     play_out(table, {0: player}, seed=7)
-    with notify._TIMERS_LOCK:
-        due = [tm for tm in notify._TIMERS if tm.interval < 1.0]
-    for tm in due:
-        tm.join(timeout=30)
-    notify.cancel_timers()
+    threads = list(review_services._THREADS)
+    assert threads
+    for thread in threads:
+        thread.join(timeout=30)
     stored = HandReview.objects.get(hand_id=table.hand_id)
     assert stored.error == "" and stored.seat0_decisions > 0
 

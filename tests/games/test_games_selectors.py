@@ -8,7 +8,7 @@ from django.utils import translation
 from games.models import HandRecord, Room, Table
 from games.presenters import seat_context
 from games.selectors import access_hand_record, access_table, hand_log, lobby_rooms
-from games.services import play_bot, quick_match
+from games.services import table_play_bot, table_quick_match
 from tests.games.conftest import make_player, seed_rooms
 from tests.games.driver import play_out
 
@@ -54,9 +54,9 @@ def test_lobby_groups_rooms_by_rule_set_in_rule_set_order():
 
 def test_lobby_counts_waiting_players_and_tables_playing(alice, bob, room):
     carol = make_player("carol")
-    quick_match(alice, room)
-    quick_match(bob, room)  # paired: one table playing
-    quick_match(carol, room)  # waiting
+    table_quick_match(user=alice, room=room)
+    table_quick_match(user=bob, room=room)  # paired: one table playing
+    table_quick_match(user=carol, room=room)  # waiting
     by_name = {r.room.name: r for r in lobby_rooms()}
     assert (by_name["新手场"].waiting, by_name["新手场"].playing) == (1, 1)
     assert (by_name["高级场"].waiting, by_name["高级场"].playing) == (0, 0)
@@ -66,28 +66,28 @@ def test_lobby_counts_waiting_players_and_tables_playing(alice, bob, room):
 
 
 def test_access_table_only_for_seated_players(alice, bob, room):
-    table = quick_match(alice, room)
-    assert access_table(alice, table.pk) == (table, 0)
+    table = table_quick_match(user=alice, room=room)
+    assert access_table(user=alice, table_id=table.pk) == (table, 0)
     with pytest.raises(Http404):
-        access_table(bob, table.pk)
+        access_table(user=bob, table_id=table.pk)
     with pytest.raises(Http404):
-        access_table(alice, 999_999)
+        access_table(user=alice, table_id=999_999)
 
 
 def test_hand_record_for_players_and_staff_after_the_end(alice, bob, room):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     record = HandRecord.objects.get(pk=table.hand_id)
     with pytest.raises(Http404):  # still being played: no peeking
-        access_hand_record(alice, record.pk)
+        access_hand_record(user=alice, hand_id=record.pk)
     play_out(table, {0: alice}, seed=1)
-    assert access_hand_record(alice, record.pk) == record
+    assert access_hand_record(user=alice, hand_id=record.pk) == record
     record.refresh_from_db()
     with pytest.raises(Http404):
-        access_hand_record(bob, record.pk)
+        access_hand_record(user=bob, hand_id=record.pk)
     staff = make_player("mod")
     staff.is_staff = True
     staff.save()
-    assert access_hand_record(staff, record.pk) == record
+    assert access_hand_record(user=staff, hand_id=record.pk) == record
     log = hand_log(record)
     assert log[0]["kind"] == "hand_started" and log[-1]["kind"] == "hand_ended"
     assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
@@ -107,7 +107,7 @@ def test_hand_record_final_hands_show_each_seats_flowers(alice, room, client):
     from games.services.hands import load_hand
 
     for seed in range(30):  # a hand where flowers were drawn
-        table = play_bot(alice, room, "easy")
+        table = table_play_bot(user=alice, room=room, level="easy")
         play_out(table, {0: alice}, seed=seed)
         record = HandRecord.objects.get(pk=table.hand_id)
         table.refresh_from_db()
@@ -144,7 +144,7 @@ def test_seat_context_of_a_waiting_table_offers_a_bot_after_the_wait(
     alice, room, settings
 ):
     settings.MAHJONG_BOT_OFFER_AFTER = 20
-    table = quick_match(alice, room)
+    table = table_quick_match(user=alice, room=room)
     created = table.created.timestamp()
     ctx = seat_context(table, 0, now=created + 5)
     assert ctx["phase"] == "waiting" and ctx["bot_offer"] is False
@@ -153,7 +153,7 @@ def test_seat_context_of_a_waiting_table_offers_a_bot_after_the_wait(
 
 
 def test_seat_context_keys_during_a_bot_hand(alice, room):
-    table = play_bot(alice, room, "hard")
+    table = table_play_bot(user=alice, room=room, level="hard")
     ctx = seat_context(table, 0)
     assert ctx["table"]["practice"] is True
     assert ctx["players"]["opponent"]["nickname"] == "电脑（困难）"
@@ -168,8 +168,8 @@ def test_seat_context_keys_during_a_bot_hand(alice, room):
 
 
 def test_admin_pages_list_every_model(admin_client, alice, bob, room):
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     for model in ("room", "table", "match", "handrecord", "handevent", "handseat"):
         url = reverse(f"admin:games_{model}_changelist")
         assert admin_client.get(url).status_code == 200, model

@@ -14,11 +14,13 @@ import pytest
 from django.utils import translation
 
 from games.models import Room, Table
-from games.presenters import _seat_notes, _total_fan, render_frame, seat_context
-from games.services import do_apply_action, quick_match
+from games.presenters import render_frame, seat_context
+from games.presenters.settlement import seat_notes, total_fan
+from games.protocol import parse_move
+from games.services import table_act, table_continue, table_quick_match
 from tests.browser.test_frame_templates import parse
 from tests.games.conftest import seed_rooms
-from tests.games.driver import next_move
+from tests.games.driver import apply_move, next_move
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +28,8 @@ pytestmark = pytest.mark.django_db
 def _pair(alice, bob, room_name: str) -> Table:
     seed_rooms()
     room = Room.objects.get(name=room_name)
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     table.refresh_from_db()
     assert table.status == "playing"
     return table
@@ -35,7 +37,9 @@ def _pair(alice, bob, room_name: str) -> Table:
 
 def _act(table: Table, user, **payload) -> None:
     table.refresh_from_db()
-    do_apply_action(table.pk, user, {"seq": table.seq, **payload})
+    table_act(
+        user=user, table_id=table.pk, move=parse_move({"seq": table.seq, **payload})
+    )
 
 
 def test_liangren_open_hands_and_doubles_multiply_live(alice, bob):
@@ -101,14 +105,14 @@ def test_erren_header_and_panel_show_the_same_total_after_start_doubles(alice, b
         while (move := next_move(table, rng)) is not None:
             seat, payload = move
             payload["seq"] = table.seq
-            do_apply_action(table.pk, users[seat], payload)
+            apply_move(table, users[seat], seat, payload)
         table.refresh_from_db()
         ctx = seat_context(table, 0)
         st = ctx["settlement"]
         if st["result"] == "win":
             break
         for seat in (0, 1):
-            do_apply_action(table.pk, users[seat], {"action": "continue"})
+            table_continue(user=users[seat], table_id=table.pk)
         table.refresh_from_db()
     else:
         pytest.fail("no win in twelve hands")
@@ -138,8 +142,8 @@ def _pair_other(room: Room) -> Table:
     from tests.games.conftest import make_player
 
     a, b = make_player("carol"), make_player("dave")
-    quick_match(a, room)
-    return quick_match(b, room)
+    table_quick_match(user=a, room=room)
+    return table_quick_match(user=b, room=room)
 
 
 def test_total_fan_and_seat_notes():
@@ -150,7 +154,7 @@ def test_total_fan_and_seat_notes():
         {"key": "open_hand_0", "value": 4, "note_code": "seat_0"},
         {"key": "open_hand_1", "value": 4, "note_code": "seat_1"},
     ]
-    assert _total_fan({"lines": lines}, {"fan_total": 17}) == 34
-    assert _total_fan({}, {"fan_total": 17}) == 17
-    notes = [x.get("note_code") for x in _seat_notes(lines, 1)]
+    assert total_fan({"lines": lines}, {"fan_total": 17}) == 34
+    assert total_fan({}, {"fan_total": 17}) == 17
+    notes = [x.get("note_code") for x in seat_notes(lines, 1)]
     assert notes == [None, None, None, "theirs", "mine"]

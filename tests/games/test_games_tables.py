@@ -6,13 +6,13 @@ from accounts.models import Profile
 from games.models import HandEvent, HandRecord, HandSeat, Table
 from games.services import (
     TableError,
-    continue_match,
-    create_friend_table,
-    join_friend_table,
-    leave_table,
-    play_bot,
-    quick_match,
-    regroup,
+    table_continue,
+    table_create_friend,
+    table_join_friend,
+    table_leave,
+    table_play_bot,
+    table_quick_match,
+    table_regroup,
 )
 from leaderboard.models import PlayerStats
 from tests.games.conftest import make_player
@@ -22,10 +22,10 @@ pytestmark = pytest.mark.django_db
 
 
 def test_quick_match_pairs_two_waiting_players(alice, bob, room):
-    first = quick_match(alice, room)
+    first = table_quick_match(user=alice, room=room)
     assert first.status == Table.Status.WAITING
     assert first.seat0 == alice and first.seat1 is None
-    second = quick_match(bob, room)
+    second = table_quick_match(user=bob, room=room)
     assert second.pk == first.pk
     second.refresh_from_db()
     assert second.status == Table.Status.PLAYING
@@ -42,13 +42,13 @@ def test_quick_match_pairs_two_waiting_players(alice, bob, room):
 def test_quick_match_refuses_a_player_below_the_room_minimum(room):
     poor = make_player("poor", coins=room.min_balance - 1)
     with pytest.raises(TableError, match="至少 200"):
-        quick_match(poor, room)
+        table_quick_match(user=poor, room=room)
     assert not Table.objects.filter(seat0=poor).exists()
 
 
 def test_quick_match_never_pairs_a_player_with_himself(alice, room):
-    a = quick_match(alice, room)
-    again = quick_match(alice, room)
+    a = table_quick_match(user=alice, room=room)
+    again = table_quick_match(user=alice, room=room)
     assert again.status == Table.Status.WAITING
     a.refresh_from_db()
     # the old waiting table was left, a new one opened
@@ -56,7 +56,7 @@ def test_quick_match_never_pairs_a_player_with_himself(alice, room):
 
 
 def test_bot_table_plays_a_whole_hand_without_moving_coins(alice, room):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     assert table.status == Table.Status.PLAYING and table.seat1_id is None
     n = play_out(table, {0: alice}, seed=3)
     assert n > 0
@@ -79,8 +79,8 @@ def test_bot_table_plays_a_whole_hand_without_moving_coins(alice, room):
 
 
 def _paired(alice, bob, room):
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     table.refresh_from_db()
     return table
 
@@ -107,10 +107,10 @@ def test_two_players_finish_a_hand_and_settle_exactly_once(alice, bob, room):
         assert st["deltas"][1 - winner] == -st["coins"]
     # a second settlement of the same hand changes nothing
     from games.services.hands import rebuild_hand
-    from games.services.settlement import settle_hand
+    from games.services.settlement import hand_settle
 
     hand = rebuild_hand(record)
-    assert settle_hand(table=table, record=record, hand=hand, now=0.0) is False
+    assert hand_settle(table=table, record=record, hand=hand, now=0.0) is False
     s0.refresh_from_db()
     assert s0.hands == 1
     assert HandSeat.objects.filter(hand=record).count() == 2
@@ -128,8 +128,8 @@ def _play_until_win(alice, bob, room, seeds=range(40)):
         record = HandRecord.objects.get(pk=table.hand_id)
         if record.settlement["winner"] is not None:
             return table, record
-        continue_match(alice, table)
-        continue_match(bob, table)
+        table_continue(user=alice, table_id=table.pk)
+        table_continue(user=bob, table_id=table.pk)
         table.refresh_from_db()
     raise AssertionError("no win in 40 hands")
 
@@ -162,9 +162,9 @@ def test_rake_is_kept_by_the_site_in_a_room_with_rake(db):
 def test_continue_deals_the_next_hand_with_the_winner_as_dealer(alice, bob, room):
     table, record = _play_until_win(alice, bob, room)
     winner = record.settlement["winner"]
-    t = continue_match(alice, table)
+    t = table_continue(user=alice, table_id=table.pk)
     assert t.status == Table.Status.SETTLING and t.continue_votes == [0]
-    t = continue_match(bob, table)
+    t = table_continue(user=bob, table_id=table.pk)
     assert t.status == Table.Status.PLAYING and t.hand_id != record.pk
     nxt = HandRecord.objects.get(pk=t.hand_id)
     assert nxt.number == record.number + 1
@@ -174,23 +174,23 @@ def test_continue_deals_the_next_hand_with_the_winner_as_dealer(alice, bob, room
 def test_regroup_closes_the_table_and_looks_for_a_new_opponent(alice, bob, room):
     table = _paired(alice, bob, room)
     play_out(table, {0: alice, 1: bob}, seed=5)
-    new = regroup(alice, table)
+    new = table_regroup(user=alice, table_id=table.pk)
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED
     assert new.pk != table.pk and new.status == Table.Status.WAITING
     # bob regroups too and is paired with alice again at her new table
-    again = regroup(bob, table)
+    again = table_regroup(user=bob, table_id=table.pk)
     assert again.pk == new.pk and again.status == Table.Status.PLAYING
 
 
 def test_regroup_from_a_practice_table_stays_in_practice(alice, room):
     """Issue 11 §4: 分组 at a bot table never queues the player for coins."""
 
-    table = play_bot(alice, room, "hard")
+    table = table_play_bot(user=alice, room=room, level="hard")
     play_out(table, {0: alice}, seed=3)
     table.refresh_from_db()
     assert table.status == Table.Status.SETTLING
-    new = regroup(alice, table)
+    new = table_regroup(user=alice, table_id=table.pk)
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED
     assert (table.closed_reason, table.closed_seat) == ("regroup", 0)
@@ -200,15 +200,15 @@ def test_regroup_from_a_practice_table_stays_in_practice(alice, room):
 
 
 def test_regroup_after_the_countdown_at_a_practice_table_stays_in_practice(alice, room):
-    from games.tasks import settle_timeout
+    from games.services import table_settle_timeout
 
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     play_out(table, {0: alice}, seed=4)
     table.refresh_from_db()
-    assert settle_timeout(table.pk, table.hand_id) is True
+    assert table_settle_timeout(table_id=table.pk, hand_id=table.hand_id) is True
     table.refresh_from_db()
     assert (table.status, table.closed_reason) == (Table.Status.CLOSED, "timeout")
-    new = regroup(alice, table)
+    new = table_regroup(user=alice, table_id=table.pk)
     assert new.kind == Table.Kind.BOT and new.status == Table.Status.PLAYING
     assert not Table.objects.filter(kind=Table.Kind.QUICK).exists()
 
@@ -216,7 +216,7 @@ def test_regroup_after_the_countdown_at_a_practice_table_stays_in_practice(alice
 def test_leaving_records_who_closed_the_table(alice, bob, room):
     table = _paired(alice, bob, room)
     play_out(table, {0: alice, 1: bob}, seed=2)
-    leave_table(bob, table)
+    table_leave(user=bob, table_id=table.pk)
     table.refresh_from_db()
     assert (table.status, table.closed_reason, table.closed_seat) == (
         Table.Status.CLOSED,
@@ -228,32 +228,32 @@ def test_leaving_records_who_closed_the_table(alice, bob, room):
 def test_continue_and_regroup_refused_during_a_hand(alice, bob, room):
     table = _paired(alice, bob, room)
     with pytest.raises(TableError, match="结束后"):
-        continue_match(alice, table)
+        table_continue(user=alice, table_id=table.pk)
 
 
 def test_settlement_countdown_returns_idle_players_to_the_lobby(alice, bob, room):
-    from games.tasks import settle_timeout
+    from games.services import table_settle_timeout
 
     table = _paired(alice, bob, room)
     play_out(table, {0: alice, 1: bob}, seed=2)
-    continue_match(alice, table)
-    assert settle_timeout(table.pk, table.hand_id) is True
+    table_continue(user=alice, table_id=table.pk)
+    assert table_settle_timeout(table_id=table.pk, hand_id=table.hand_id) is True
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED and table.closed_reason == "timeout"
-    assert settle_timeout(table.pk, table.hand_id) is False
+    assert table_settle_timeout(table_id=table.pk, hand_id=table.hand_id) is False
     # the 继续 voter is told, not queued (issue 11 §4)
     assert not Table.objects.exclude(pk=table.pk).filter(seat0=alice).exists()
 
 
 def test_friend_table_with_invite_link(alice, bob, room):
-    table = create_friend_table(alice, room)
+    table = table_create_friend(user=alice, room=room)
     assert table.kind == Table.Kind.FRIEND and len(table.invite_token) >= 16
     with pytest.raises(TableError, match="邀请链接无效"):
-        join_friend_table(bob, "nope")
-    joined = join_friend_table(bob, table.invite_token)
+        table_join_friend(user=bob, token="nope")
+    joined = table_join_friend(user=bob, token=table.invite_token)
     assert joined.pk == table.pk and joined.status == Table.Status.PLAYING
     carol = make_player("carol")
     with pytest.raises(TableError, match="满了"):
-        join_friend_table(carol, table.invite_token)
+        table_join_friend(user=carol, token=table.invite_token)
     # the host following the link again just gets the table back
-    assert join_friend_table(alice, table.invite_token).pk == table.pk
+    assert table_join_friend(user=alice, token=table.invite_token).pk == table.pk

@@ -6,7 +6,7 @@ window (with the claim seq, or a stale one from the dealer's turn) was taken
 as 天听, after which every evaluation of that seat raised.  The first tests
 replay exactly that at a live table.  The others hold the robustness the
 issue asks for whatever the cause: a hand the server cannot evaluate is
-annulled (系统断线, stakes returned) and logged — by the deadline sweep
+annulled (系统断线, stakes returned) and logged — by the clock
 (without stopping the other tables), by the frame (no 500, no closed
 socket, no lobby sending players back), and by ``resume_tables``.
 """
@@ -24,10 +24,12 @@ from games.engine.hand import Hand
 from games.engine.wall import stacked_wall
 from games.models import HandEvent, HandRecord, HandSeat, Table
 from games.presenters import render_frame, seat_context
+from games.protocol import parse_move
 from games.rules.rulesets import get as get_ruleset
 from games.rules.tiles import parse_tiles
-from games.services import play, quick_match
-from games.services.hands import clear_cache, hand_lock, load_hand
+from games.services import table_act, table_quick_match
+from games.services.clock import run_due
+from games.services.hands import load_hand
 from games.services.resume import resume_tables
 from tests.games.conftest import make_player
 
@@ -59,8 +61,7 @@ def stacked(monkeypatch):
 
 def _hand(table: Table) -> Hand:
     table.refresh_from_db()
-    with hand_lock(table.hand.pk):
-        return load_hand(table.hand, seq=table.seq)
+    return load_hand(table.hand, seq=table.seq)
 
 
 def _to_first_claim_window(room, alice, bob) -> tuple[Table, dict[int, Any], int]:
@@ -69,19 +70,23 @@ def _to_first_claim_window(room, alice, bob) -> tuple[Table, dict[int, Any], int
     Returns the table, the users by seat and the seq of the dealer's turn.
     """
     assert room.ruleset == "erren"
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     users = {0: table.seat0, 1: table.seat1}
     hand = _hand(table)
     for seat in (0, 1):
-        play.do_apply_action(
-            table.pk, users[seat], {"action": "pre_deal", "seq": hand.seq}
+        table_act(
+            user=users[seat],
+            table_id=table.pk,
+            move=parse_move({"action": "pre_deal", "seq": hand.seq}),
         )
     hand = _hand(table)
     dealer = hand.state.dealer
     turn_seq = hand.seq
-    play.do_apply_action(
-        table.pk, users[dealer], {"action": "discard", "tile": "5z", "seq": turn_seq}
+    table_act(
+        user=users[dealer],
+        table_id=table.pk,
+        move=parse_move({"action": "discard", "tile": "5z", "seq": turn_seq}),
     )
     hand = _hand(table)
     assert hand.state.phase.value == "claim" and hand.state.pending[1 - dealer]
@@ -110,7 +115,11 @@ def test_ready_without_a_tile_in_the_first_claim_window_is_harmless(
     other = 1 - hand.state.dealer
     seq = turn_seq if stale else hand.seq
     try:
-        play.do_apply_action(table.pk, users[other], {"action": "ready", "seq": seq})
+        table_act(
+            user=users[other],
+            table_id=table.pk,
+            move=parse_move({"action": "ready", "seq": seq}),
+        )
     except StaleActionError:
         assert stale  # refused: harmless (issue 11 §5.8 refuses stale ones)
     hand = _hand(table)
@@ -120,7 +129,11 @@ def test_ready_without_a_tile_in_the_first_claim_window_is_harmless(
         assert ready.payload == {"tile": None, "heavenly": False}
     _all_views_work(table, client, users)
     # the claim window is still the seat's: the win goes through
-    play.do_apply_action(table.pk, users[other], {"action": "hu", "seq": hand.seq})
+    table_act(
+        user=users[other],
+        table_id=table.pk,
+        move=parse_move({"action": "hu", "seq": hand.seq}),
+    )
     table.refresh_from_db()
     assert table.status == Table.Status.SETTLING
     result = table.hand.result
@@ -133,11 +146,15 @@ def test_ready_then_timeout_finishes_the_hand_with_the_win(stacked, room, alice,
     table, users, _ = _to_first_claim_window(room, alice, bob)
     hand = _hand(table)
     other = 1 - hand.state.dealer
-    play.do_apply_action(table.pk, users[other], {"action": "ready", "seq": hand.seq})
+    table_act(
+        user=users[other],
+        table_id=table.pk,
+        move=parse_move({"action": "ready", "seq": hand.seq}),
+    )
     hand = _hand(table)
     deadline = hand.state.deadline
     assert deadline is not None
-    assert play.sweep_deadlines(now=deadline + 5) == 1
+    assert run_due(now=deadline + 5) == 1
     table.refresh_from_db()
     assert table.status == Table.Status.SETTLING
     assert table.hand.result["winner"] == other  # 报听 wins on timeout (seed 000)
@@ -166,10 +183,10 @@ def breaks(monkeypatch):
 
 def _two_tables(room):
     a, b, c, d = (make_player(n) for n in ("pa", "pb", "pc", "pd"))
-    quick_match(a, room)
-    one = quick_match(b, room)
-    quick_match(c, room)
-    two = quick_match(d, room)
+    table_quick_match(user=a, room=room)
+    one = table_quick_match(user=b, room=room)
+    table_quick_match(user=c, room=room)
+    two = table_quick_match(user=d, room=room)
     for t in (one, two):
         t.refresh_from_db()
         assert t.status == Table.Status.PLAYING and t.deadline is not None
@@ -197,25 +214,25 @@ def _assert_annulled(table: Table, users, coins_before, why="unplayable") -> Non
     ) == {"annulled"}
 
 
-def test_sweep_annuls_a_table_it_cannot_evaluate_and_times_out_the_others(
+def test_clock_annuls_a_table_it_cannot_evaluate_and_times_out_the_others(
     room, breaks, caplog
 ):
     one, two, users = _two_tables(room)
     coins = _coins(users)
     breaks(one.hand, "default_action")
-    clear_cache()
-    later = max(one.deadline, two.deadline).timestamp() + 60
+    # (before the annulled table's settlement countdown, 15 s, runs out)
+    later = max(one.deadline, two.deadline).timestamp() + 1
     with caplog.at_level(logging.ERROR, logger="games.services.unplayable"):
-        acted = play.sweep_deadlines(now=later)
+        acted = run_due(now=later)
     assert acted == 1  # the healthy table timed out
     two.refresh_from_db()
     assert HandEvent.objects.filter(hand=two.hand, kind="timeout").exists()
     _assert_annulled(one, users[:2], coins[:2])
     assert any("cannot evaluate" in r.getMessage() for r in caplog.records)
-    # the next sweep no longer sees it
+    # the next pass no longer acts on it
     one.refresh_from_db()
     assert one.deadline is None
-    assert play.sweep_deadlines(now=later + 60) >= 0
+    assert run_due(now=later + 60) >= 0
 
 
 def test_a_frame_that_cannot_be_built_annuls_the_hand_and_frees_the_lobby(
@@ -224,7 +241,6 @@ def test_a_frame_that_cannot_be_built_annuls_the_hand_and_frees_the_lobby(
     one, _two, users = _two_tables(room)
     coins = _coins(users)
     breaks(one.hand, "view")
-    clear_cache()
     a = users[0]
     client.force_login(a)
     page = client.get(reverse("games:table", args=[one.pk]))
@@ -233,7 +249,7 @@ def test_a_frame_that_cannot_be_built_annuls_the_hand_and_frees_the_lobby(
     ctx = seat_context(one, 0)
     assert ctx["settlement"]["annulled"] is True
     # the lobby no longer sends the player back to that table
-    again = quick_match(a, room)
+    again = table_quick_match(user=a, room=room)
     assert again.pk != one.pk
 
 
@@ -241,7 +257,6 @@ def test_resume_tables_annuls_a_hand_that_replays_but_cannot_be_read(room, break
     one, two, users = _two_tables(room)
     coins = _coins(users)
     breaks(one.hand, "legal_actions")
-    clear_cache()
     report = resume_tables()
     assert report.annulled == [one.pk]
     assert report.resumed == [two.pk]

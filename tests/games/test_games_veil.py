@@ -24,13 +24,16 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from games.consumers import FRAME_TABLE
+from games.consumers import frame_table
 from games.engine.bots.default import choose
 from games.engine.state import Phase
 from games.presenters import render_frame
-from games.services import continue_match, do_apply_action, quick_match
-from games.services.hands import load_hand
+from games.protocol import parse_move
+from games.services import table_act, table_continue, table_quick_match
+from games.services.hands import check_snapshot, fetch_table, load_hand, rebuild_hand
 from tests.games.conftest import make_player
 from tests.games.driver import payload_of
 
@@ -53,7 +56,7 @@ class Socket:
         self.sent: list[tuple[float, str]] = []
 
     def update(self, now: float) -> None:
-        table = FRAME_TABLE.first(self.table_id)
+        table = frame_table(self.table_id)
         html = render_frame(table, self.seat, now=now)
         key = NOW.sub("", html)
         if key != self.last:
@@ -84,8 +87,8 @@ def play_hands(room, hands: int, seed: int) -> list[tuple[bool, tuple]]:
     """Play ``hands`` hands; return ``(could_claim, observed)`` per window."""
     rng = random.Random(seed)
     a, b = make_player(f"va{seed}"), make_player(f"vb{seed}")
-    quick_match(a, room)
-    table = quick_match(b, room)
+    table_quick_match(user=a, room=room)
+    table = table_quick_match(user=b, room=room)
     users = {0: table.seat0, 1: table.seat1}
     sockets = {s: Socket(table.pk, s) for s in (0, 1)}
     now = time.time()
@@ -100,7 +103,7 @@ def play_hands(room, hands: int, seed: int) -> list[tuple[bool, tuple]]:
                 break
             now += 5
             for s in (0, 1):
-                continue_match(users[s], table, now=now)
+                table_continue(user=users[s], table_id=table.pk, now=now)
             window = None
             for s in (0, 1):
                 sockets[s].update(now)
@@ -117,7 +120,7 @@ def play_hands(room, hands: int, seed: int) -> list[tuple[bool, tuple]]:
         else:
             action = payload_of(choose(hand, seat))
             now += rng.uniform(0.5, 3.0)
-        do_apply_action(table.pk, users[seat], action, now=now)
+        table_act(user=users[seat], table_id=table.pk, move=parse_move(action), now=now)
         for s in (0, 1):
             sockets[s].update(now)
         table.refresh_from_db()
@@ -148,10 +151,10 @@ def play_hands(room, hands: int, seed: int) -> list[tuple[bool, tuple]]:
 def test_the_discarder_observes_the_same_whether_or_not_a_claim_was_possible(
     room, monkeypatch
 ):
-    from games.services import play
+    from games.services import deal
 
     walls = random.Random("veil-walls")  # the same hands on every run
-    monkeypatch.setattr(play.secrets, "token_hex", lambda n: walls.randbytes(n).hex())
+    monkeypatch.setattr(deal.secrets, "token_hex", lambda n: walls.randbytes(n).hex())
     windows = []
     for seed in range(3):
         windows += play_hands(room, hands=4, seed=seed)
@@ -202,32 +205,38 @@ ROB_OTHER = {True: "4m6m5m555z777z99m44z", False: "3m6m5m555z777z99m44z"}
 ROB_DRAWS = "4z6z5m"
 
 
-@pytest.fixture
-def rob_wall(monkeypatch):
+def _stack_walls(monkeypatch, tiles) -> None:
+    """Deal every new hand from a stacked wall: ``tiles()`` returns the
+    dealer's 14, the other seat's 13 and the draws, as text."""
     from games.engine.hand import Hand
     from games.engine.wall import stacked_wall
     from games.rules.rulesets import get as get_ruleset
     from games.rules.tiles import parse_tiles
 
     real = Hand.new.__func__  # type: ignore[attr-defined]
-    chosen = {"robbable": True}
+
+    def idx(text):
+        return [t.index for t in parse_tiles(text)]
 
     def new(cls, ruleset, **kwargs):
         if kwargs.get("wall") is None:
             rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-
-            def idx(text):
-                return [t.index for t in parse_tiles(text)]
-
+            dealer, other, draws = tiles()
             kwargs["wall"] = stacked_wall(
-                rs,
-                dealer=idx(ROB_DEALER),
-                other=idx(ROB_OTHER[chosen["robbable"]]),
-                draws=idx(ROB_DRAWS),
+                rs, dealer=idx(dealer), other=idx(other), draws=idx(draws)
             )
         return real(cls, ruleset, **kwargs)
 
     monkeypatch.setattr(Hand, "new", classmethod(new))
+
+
+@pytest.fixture
+def rob_wall(monkeypatch):
+    chosen = {"robbable": True}
+    _stack_walls(
+        monkeypatch,
+        lambda: (ROB_DEALER, ROB_OTHER[chosen["robbable"]], ROB_DRAWS),
+    )
     return chosen
 
 
@@ -236,8 +245,8 @@ def _to_added_kong(room, robbable: bool, rob_wall, now: float):
 
     rob_wall["robbable"] = robbable
     a, b = make_player(f"ra{robbable}"), make_player(f"rb{robbable}")
-    quick_match(a, room, now=now)
-    table = quick_match(b, room, now=now)
+    table_quick_match(user=a, room=room, now=now)
+    table = table_quick_match(user=b, room=room, now=now)
     users = {0: table.seat0, 1: table.seat1}
 
     def hand():
@@ -247,10 +256,10 @@ def _to_added_kong(room, robbable: bool, rob_wall, now: float):
     def move(seat, action, **fields):
         nonlocal now
         now += 1.0
-        do_apply_action(
-            table.pk,
-            users[seat],
-            {"action": action, "seq": hand().seq, **fields},
+        table_act(
+            user=users[seat],
+            table_id=table.pk,
+            move=parse_move({"action": action, "seq": hand().seq, **fields}),
             now=now,
         )
 
@@ -284,7 +293,22 @@ def test_the_kong_maker_sees_the_same_rob_window_either_way(room, rob_wall, robb
     assert hand.state.phase.value == ("rob" if robbable else "turn")
     veil = table.veil
     assert veil["kind"] == "rob" and veil["shown"] == kong.seq + 1
+    # the state before the kong is kept with the snapshot: the maker's frame
+    # reads no event row (no replay), and it is the state the log rebuilds
+    record = table.hand
+    assert record.snapshot.rob_base["seq"] == kong.seq - 1
+    assert check_snapshot(record)
+    with CaptureQueriesContext(connection) as q:
+        fetched = fetch_table(table.pk)
+        veiled = seat_context(fetched, dealer, now=at + 0.5)
+    assert not [x for x in q.captured_queries if "handevent" in x["sql"].lower()]
+    kept = load_hand(record, seq=kong.seq - 1)
+    replayed = rebuild_hand(record, upto=kong.seq - 1)
+    assert kept.state.snapshot() == replayed.state.snapshot()
+    assert kept.view(dealer) == replayed.view(dealer)
+    assert kept.events == replayed.events[-len(kept.events) :]
     ctx = seat_context(table, dealer, now=at + 0.5)
+    assert {**ctx, "now": 0} == {**veiled, "now": 0}
     assert ctx["seq"] == kong.seq + 1
     assert ctx["phase"] == "rob" and ctx["turn"] == "opponent"
     assert ctx["deadline"] == {
@@ -294,23 +318,29 @@ def test_the_kong_maker_sees_the_same_rob_window_either_way(room, rob_wall, robb
     }
     assert [m["kind"] for m in ctx["me"]["melds"]] == ["pung"]
     if robbable:  # the opponent passes after a while: nothing changes
-        do_apply_action(
-            table.pk, users[other], {"action": "pass", "seq": hand.seq}, now=at + 4
+        table_act(
+            user=users[other],
+            table_id=table.pk,
+            move=parse_move({"action": "pass", "seq": hand.seq}),
+            now=at + 4,
         )
         table.refresh_from_db()
         again = seat_context(table, dealer, now=at + 4.5)
         assert {**again, "now": 0} == {**ctx, "now": 0}
+        # kept through the opponent's pass
+        assert fetch_table(table.pk).hand.snapshot.rob_base["seq"] == kong.seq - 1
+        assert check_snapshot(table.hand)
     # the kong maker may not act before the window's end, alike in both cases
     from games.engine.errors import OutOfTurnError
 
     with pytest.raises(OutOfTurnError):
-        do_apply_action(
-            table.pk,
-            users[dealer],
-            {"action": "auto", "seq": kong.seq + 1},
+        table_act(
+            user=users[dealer],
+            table_id=table.pk,
+            move=parse_move({"action": "auto", "seq": kong.seq + 1}),
             now=at + 5,
         )
-    # after the window's end (and a sweep's slack) the real turn shows, its
+    # after the window's end (and a clock tick's slack) the real turn shows, its
     # deadline counted from that end in both cases
     table.refresh_from_db()
     later = seat_context(table, dealer, now=float(veil["until"]) + 0.01)
@@ -318,3 +348,72 @@ def test_the_kong_maker_sees_the_same_rob_window_either_way(room, rob_wall, robb
     assert later["seq"] == hand.seq and later["my_turn"] is True
     assert later["deadline"]["at"] == int((at + 10 + 15) * 1000)
     assert "kong" in [m["kind"] for m in later["me"]["melds"]]
+
+
+# -- a win declined on the discard (胡加倍) ------------------------------------
+
+# the 闲家 waits on 4z or 9m (双碰) and the dealer's first discard is 4z: it
+# may win on it, and its pass counts a 胡加倍 (erren's win_double system)
+DECLINE_DEALER = "55m123m789m11z2z3z4z6z"
+DECLINE_OTHER = "4m5m6m555z777z99m44z"
+DECLINE_DRAWS = "8m"
+
+
+@pytest.fixture
+def decline_wall(monkeypatch):
+    _stack_walls(monkeypatch, lambda: (DECLINE_DEALER, DECLINE_OTHER, DECLINE_DRAWS))
+
+
+def test_a_win_declined_on_the_discard_shows_only_when_the_veil_lifts(
+    room, decline_wall
+):
+    """The opponent's 胡加倍 count rises when it passes a win on my discard;
+    under the veil my frame keeps the count of my discard (else it would say
+    the opponent could win on my tile) until the opponent's own discard."""
+    from games.presenters import seat_context
+
+    now = time.time()
+    a, b = make_player("da"), make_player("db")
+    table_quick_match(user=a, room=room, now=now)
+    table = table_quick_match(user=b, room=room, now=now)
+    users = {0: table.seat0, 1: table.seat1}
+
+    def hand():
+        table.refresh_from_db()
+        return load_hand(table.hand, seq=table.seq)
+
+    def move(seat, action, at, **fields):
+        table_act(
+            user=users[seat],
+            table_id=table.pk,
+            move=parse_move({"action": action, "seq": hand().seq, **fields}),
+            now=at,
+        )
+
+    for s in (0, 1):
+        move(s, "pre_deal", now + 1)
+    dealer = hand().state.dealer
+    other = 1 - dealer
+    move(dealer, "discard", now + 2, tile="4z")
+    h = hand()
+    assert h.state.phase is Phase.CLAIM and h.state.pending[other]
+    assert "win" in {x.kind for x in h.legal_actions(other)}
+    before = seat_context(table, dealer, now=now + 2.5)
+    assert before["players"]["opponent"]["win_doubles"] == 0
+    move(other, "pass", now + 4)
+    h = hand()
+    declined = [e for e in h.events if e.kind == "win_declined"]
+    assert [(e.seat, e.payload) for e in declined] == [(other, {"win_doubles": 1})]
+    assert h.state.pending[other] and h.state.phase is Phase.TURN  # it drew 8m
+    after = seat_context(table, dealer, now=now + 2.5)
+    assert after == before
+    html = render_frame(table, dealer, now=now + 4.5)
+    assert 'data-testid="win-doubles"' not in html
+    # the opponent's own seat sees its count at once
+    mine = seat_context(table, other, now=now + 4.5)
+    assert mine["players"]["me"]["win_doubles"] == 1
+    move(other, "discard", now + 6, tile="8m")  # its own move lifts the veil
+    table.refresh_from_db()
+    lifted = seat_context(table, dealer, now=now + 6.5)
+    assert lifted["players"]["opponent"]["win_doubles"] == 1
+    assert 'data-count="1"' in render_frame(table, dealer, now=now + 6.5)

@@ -250,3 +250,18 @@ def test_the_notation_placeholder_is_a_win_of_the_chosen_rule_set(client, name):
     example = re.search(r'data-testid="calc-notation"[^>]*placeholder="([^"]+)"', html)
     calc = calculate(CalcInput(ruleset=name, hand=example.group(1)))
     assert calc.error is None and calc.total, (name, example.group(1))
+
+
+@pytest.mark.django_db
+def test_enter_in_the_notation_submits_without_adding_a_tile(client):
+    """Enter submits a form with its first submit button (HTML's implicit
+    submission): that must be the unnamed default button, not a palette tile
+    (a fresh tester's Enter turned 1112345678999m5m into 15 tiles)."""
+    html = client.get(
+        reverse("games:calculator"), {"ruleset": "mcr", "hand": "1112345678999m5m"}
+    ).content.decode()
+    form = html[html.index('id="calc-form"') :]
+    buttons = re.findall(r"<button\b[^>]*>", form)
+    first_submit = next(b for b in buttons if 'type="button"' not in b)
+    assert 'data-testid="calc-default-submit"' in first_submit
+    assert "name=" not in first_submit

@@ -67,6 +67,9 @@ def test_comparison_has_a_column_per_rule_set_and_a_row_per_fan(client):
         ("jj", "16"),
     ]
     assert row.count('class="absent"') == len(NAMES) - 2
+    # tester's fault: the lead said a blank (空格) marks what a rule set lacks,
+    # but the cells show "—" (as the English "a dash" says)
+    assert "“—”表示那套规则没有这一项" in html and "空格表示" not in html
 
 
 def test_comparison_shows_the_three_level_tables_and_the_one_in_use(client):

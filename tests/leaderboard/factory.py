@@ -1,6 +1,6 @@
 """Hand-made histories for leaderboard tests: hands booked through the real books.
 
-Each hand is a HandRecord booked by ``games.services.settlement.book_hand``
+Each hand is a HandRecord booked by ``games.services.settlement.hand_book``
 (the settlement's own ledger, HandSeat, counters and ratings), with a
 result we choose, at a time we choose.
 """
@@ -14,7 +14,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games.models import HandRecord, HandSeat, Room, Table
-from games.services.settlement import HandResult, book_hand
+from games.services.settlement import HandResult, hand_book
 
 _n = itertools.count(1)
 
@@ -94,7 +94,7 @@ def _hand(
         ended=ended,
     )
     coins = fan * multiplier * stake if winner is not None else 0
-    return book_hand(
+    return hand_book(
         record=record,
         users=[a.pk, b.pk],
         result=HandResult(

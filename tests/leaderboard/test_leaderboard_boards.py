@@ -15,10 +15,19 @@ from tests.leaderboard.factory import hand
 pytestmark = pytest.mark.django_db
 
 
+def _recent(minutes: int):
+    """``minutes`` ago, but never before today's local midnight: a test run
+    just after midnight (server time) would put the hand on yesterday's
+    boards (the day board then changed between two requests: a CI flake)."""
+    now = timezone.localtime()
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return max(now - timedelta(minutes=minutes), midnight + timedelta(seconds=1))
+
+
 def _players(n):
     """``n`` players p00.. with n-1 .. 0 won 8-fan hands against the next one."""
     users = [make_player(f"p{i:02d}") for i in range(n)]
-    now = timezone.now() - timedelta(minutes=5)
+    now = _recent(5)
     for i, u in enumerate(users):
         for _ in range(n - 1 - i):
             hand(u, users[(i + 1) % n], ended=now, winner=0, fan=8)
@@ -52,7 +61,7 @@ def test_a_page_costs_the_same_queries_for_5_or_40_rows(client, settings, query)
     small, _html = _queries(client, url)
     for i in range(6, 40):
         u = make_player(f"q{i:02d}")
-        hand(u, users[0], ended=timezone.now() - timedelta(minutes=1), winner=0, fan=8)
+        hand(u, users[0], ended=_recent(1), winner=0, fan=8)
     big, html = _queries(client, url)
     assert big == small, (small, big)
     # session + user + profile context (with the sanction banner) + the board's

@@ -116,5 +116,23 @@ def test_an_empty_chart_says_so_in_a_line_of_text():
         assert size is not None and int(size.group(1)) <= 18
         y = float(re.search(r'<text x="[\d.]+" y="([\d.]+)" class="no_data"', svg)[1])
         assert 18 <= y + 8 <= EMPTY_HEIGHT  # the plot is inset by its 8 margin
+        # tester's fault: the axes were still drawn, labels piled up in the
+        # 80-unit box and dashed guides struck through the "no data" line
+        assert "<path" not in svg and "<line" not in svg
+        assert re.findall(r'<text[^>]*class="(?!no_data)', svg) == []
     full = str(fan_chart(fans=[("平和", 3)], title="t", series="s", no_data="x"))
     assert 'viewBox="0 0 400 140"' in full
+
+
+@pytest.mark.parametrize(("n", "words"), [(1, "1 rated hand<"), (3, "3 rated hands<")])
+def test_english_rated_hands_agree_with_their_number(client, n, words):
+    """Tester fault: a new player's page read "Deviation ±332 · 1 rated hands"."""
+    from leaderboard.models import PlayerStats
+
+    cy = make_player("cy")
+    PlayerStats.objects.update_or_create(
+        user=cy, ruleset="", defaults={"rated_hands": n, "deviation": 332.0}
+    )
+    client.post(reverse("set_language"), {"language": "en"})
+    html = client.get(reverse("leaderboard:player", args=["cy"])).content.decode()
+    assert f"Deviation ±332 · {words}" in html

@@ -33,7 +33,7 @@ from accounts.models import Profile
 from accounts.selectors import ledger_drift, level_for_points
 from accounts.services import bot_account
 from games.models import HandSeat
-from games.services.settlement import hand_reverse
+from games.services.reversal import hand_reverse
 from leaderboard.models import BoardSnapshot, PlayerStats
 from leaderboard.recalc import SNAPSHOT_COLUMNS, board_keys, recalc_ranks
 from leaderboard.selectors import (

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 
 from games.models import HandSeat
-from games.services.settlement import hand_restore, hand_reverse
+from games.services.reversal import hand_restore, hand_reverse
 from leaderboard.models import OVERALL, PlayerStats
 from leaderboard.players import player_page
 from leaderboard.recalc import recalc_ranks

@@ -9,7 +9,7 @@ import pytest
 from games.engine.events import Event
 from games.engine.walk import walk
 from games.models import HandEvent, HandRecord, HandReview
-from games.services import quick_match
+from games.services import table_quick_match
 from games.services.hands import event_from_row
 from moderation import stats
 from moderation.evidence import DECISION_GROUPS, decision_times
@@ -30,8 +30,8 @@ def _events(record: HandRecord) -> list[Event]:
 
 @pytest.mark.parametrize("seed", [3, 4, 5, 6])
 def test_decision_times_equal_the_replay_s_seconds(alice, bob, room, seed):
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     play_out(table, {0: table.seat0, 1: table.seat1}, seed=seed)
     record = HandRecord.objects.get(pk=table.hand_id)
     assert record.status == "ended"

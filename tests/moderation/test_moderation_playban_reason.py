@@ -17,7 +17,7 @@ from django.utils import translation
 
 from accounts.models import Message
 from games.models import HandSeat
-from games.services import TableError, play_bot
+from games.services import TableError, table_play_bot
 from moderation.models import AuditEntry, Sanction
 from moderation.restrictions import player_notice
 from moderation.services.sanctions import playban_check
@@ -65,7 +65,7 @@ def test_the_player_reads_it_in_english(banned, alice, room):
         assert notice and not CJK.search(notice), notice
         assert "2 of your last 2 hands" in notice
     with pytest.raises(TableError) as info:
-        play_bot(alice, room, "easy")
+        table_play_bot(user=alice, room=room, level="easy")
     with translation.override("en"):
         assert not CJK.search(str(info.value)), str(info.value)
     with translation.override("zh-hans"):

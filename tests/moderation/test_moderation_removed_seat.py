@@ -16,8 +16,8 @@ from games.engine.bots import make_bot
 from games.engine.hand import Hand
 from games.models import HandRecord, HandSeat
 from games.presenters import render_frame
-from games.services import quick_match
-from games.services.play import _removed_move
+from games.services import table_quick_match
+from games.services.auto import removed_move
 from moderation.models import Sanction
 from moderation.services.sanctions import sanction_enforce
 from tests.games.driver import play_out
@@ -44,12 +44,12 @@ def test_the_removed_seat_s_auto_play_never_wins():
                 assert default is not None
                 if isinstance(default, Win):
                     offered += 1
-                    action = _removed_move(hand, 1, default)
+                    action = removed_move(hand=hand, seat=1, default=default)
                     assert action.kind in ("discard", "pass")
                 else:
                     action = strong.choose(hand.view(1), hand.legal_actions(1))
                     if isinstance(action, Win):  # the bot's own choice
-                        action = _removed_move(hand, 1, action)
+                        action = removed_move(hand=hand, seat=1, default=action)
             else:
                 action = bot.choose(hand.view(0), hand.legal_actions(0))
             hand.apply(action, now=clock)
@@ -60,8 +60,8 @@ def test_the_removed_seat_s_auto_play_never_wins():
 def test_a_ban_during_the_hand_finishes_it_closes_the_table_and_says_why(
     alice, bob, room
 ):
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     assert table.status == "playing"
     now = timezone.now()
     sanction = Sanction.objects.create(
@@ -89,8 +89,8 @@ def test_a_ban_during_the_hand_finishes_it_closes_the_table_and_says_why(
 
 def test_a_suspension_before_the_hand_is_the_same_as_before(alice, bob, room):
     """A settling table still closes at once (``removed``), as it did."""
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     alice_seat = table.seat_of(alice.pk)
     play_out(table, {alice_seat: alice, 1 - alice_seat: bob})
     table.refresh_from_db()

@@ -189,10 +189,10 @@ def test_player_page_offers_a_report_to_other_signed_in_players(client, alice, b
 
 
 def test_the_table_s_top_bar_reports_the_live_hand(client, alice, bob, room):
-    from games.services import play_bot, quick_match
+    from games.services import table_play_bot, table_quick_match
 
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     client.force_login(alice)
     page = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert 'data-testid="table-report"' in page
@@ -207,7 +207,7 @@ def test_the_table_s_top_bar_reports_the_live_hand(client, alice, bob, room):
     # not seated: 404; a practice table offers nothing to report
     client.force_login(make_player("carol"))
     assert client.get(url).status_code == 404
-    practice = play_bot(make_player("dave"), room, "easy")
+    practice = table_play_bot(user=make_player("dave"), room=room, level="easy")
     client.force_login(practice.seat0)
     page = client.get(reverse("games:table", args=[practice.pk])).content.decode()
     assert 'data-testid="table-report"' not in page

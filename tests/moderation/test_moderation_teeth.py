@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import HandRecord, Table
-from games.services import TableError, play_bot, quick_match
+from games.services import TableError, table_play_bot, table_quick_match
 from games.services.hands import load_hand
 from leaderboard.eligibility import board_eligible
 from moderation.models import Sanction
@@ -33,17 +33,17 @@ def _suspend(user, *, days=3, kind="suspend"):
 def test_a_suspended_player_is_refused_at_the_lobby_and_matching(alice, bob, room):
     _suspend(alice)
     for start in (
-        lambda: quick_match(alice, room),
-        lambda: play_bot(alice, room, "easy"),
+        lambda: table_quick_match(user=alice, room=room),
+        lambda: table_play_bot(user=alice, room=room, level="easy"),
     ):
         with pytest.raises(TableError, match="暂停.*使用外挂"):
             start()
     assert not Table.objects.filter(seat0=alice).exists()
     # a waiting player who is suspended after queueing is never matched
-    table = quick_match(bob, room)
+    table = table_quick_match(user=bob, room=room)
     _suspend(bob, kind="ban")
     carol = make_player("carol")
-    other = quick_match(carol, room)
+    other = table_quick_match(user=carol, room=room)
     assert other.pk != table.pk and other.status == "waiting"
 
 
@@ -61,7 +61,7 @@ def test_the_lobby_and_pages_say_why_and_until_when(client, alice, room):
 
 
 def test_a_suspended_player_cannot_open_their_table_page(client, alice, room):
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     _suspend(alice)
     client.force_login(alice)
     response = client.get(reverse("games:table", args=[table.pk]))
@@ -71,7 +71,7 @@ def test_a_suspended_player_cannot_open_their_table_page(client, alice, room):
 def test_a_play_ban_refuses_a_seat_but_not_reports_or_boards(alice, bob, room):
     _suspend(alice, kind="playban")
     with pytest.raises(TableError, match="中途弃局"):
-        quick_match(alice, room)
+        table_quick_match(user=alice, room=room)
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects.filter(board_eligible(prefix=""))
@@ -90,8 +90,8 @@ def test_suspended_players_are_off_the_boards_until_it_ends(alice, bob):
 
 
 def test_enforcement_finishes_a_live_hand_by_auto_play(alice, bob, room):
-    quick_match(alice, room)
-    table = quick_match(bob, room)
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
     assert table.status == "playing"
     sanction = _suspend(bob)
     assert sanction_enforce(sanction_id=sanction.pk) is True
@@ -105,7 +105,7 @@ def test_enforcement_finishes_a_live_hand_by_auto_play(alice, bob, room):
         assert record.status == "ended"
     # a waiting table is closed
     carol = make_player("carol")
-    waiting = quick_match(carol, room)
+    waiting = table_quick_match(user=carol, room=room)
     banned = _suspend(carol, kind="ban")
     sanction_enforce(sanction_id=banned.pk)
     waiting.refresh_from_db()
@@ -128,7 +128,7 @@ def test_a_suspended_player_reads_the_reason_once_and_the_buttons_are_off(
     under the banner, and the lobby's buttons stayed enabled."""
     import re
 
-    table = play_bot(alice, room, "easy")
+    table = table_play_bot(user=alice, room=room, level="easy")
     _suspend(alice)
     client.force_login(alice)
     page = client.get(reverse("games:lobby")).content.decode()

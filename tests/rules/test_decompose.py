@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.rules.decompose import (
@@ -123,3 +125,42 @@ def test_regular_waits_include_a_fifth_copy() -> None:
 def test_seven_pairs_wait() -> None:
     assert seven_pairs_waits(to_counts(parse_tiles("1122334455667m"))) == {6}
     assert seven_pairs_waits(to_counts(parse_tiles("1122334455678m"))) == set()
+
+
+def test_fit_table_agrees_with_the_search_on_random_suit_patterns() -> None:
+    # The import-time table of fitting suit patterns (suits._FITS) answers
+    # for every pattern of at most 14 tiles; the greedy search is the rule.
+    from games.rules import suits
+
+    assert len(suits._SUITED_FITS) == 21_743
+    assert len(suits._HONOR_FITS) == 498
+    rng = random.Random(15)
+    kinds = {suits._NO: 0, suits._FITS_PLAIN: 0, suits._FITS_PAIR: 0}
+    for _ in range(20_000):
+        seg = rng.randrange(4)
+        n = 7 if seg == 3 else 9
+        pat = [0] * n
+        for _ in range(rng.choice((2, 3, 5, 6, 8, 9, 11, 12, 13, 14))):
+            pat[rng.randrange(n)] += 1
+        got = suits._fit(seg, tuple(pat))
+        assert got == suits._fit_of(seg, tuple(pat)), pat
+        kinds[got] += 1
+    assert all(kinds.values())  # each answer was met
+
+
+def test_split_table_agrees_with_the_search_on_every_pattern() -> None:
+    # suits._SPLITS lists each fitting pattern's splits in the search's order
+    # (the order decides which split wins a tie, so it is part of the rule).
+    from games.rules import suits
+
+    for seg, table in ((0, suits._SPLITS[0]), (3, suits._SPLITS[1])):
+        for pat, splits in table.items():
+            assert suits._search_splits(seg, pat) == splits, pat
+    # outside the table's bounds (a fifth copy, 15 tiles) the search answers
+    assert suits._splits_of(0, (5, 0, 0, 0, 0, 0, 0, 0, 1)) == (0, 2, (), ())
+    assert suits._splits_of(1, (0, 0, 0, 0, 4, 4, 4, 0, 3)) == (
+        0,
+        4,
+        ((8, 9, 11, 13, 17), (8, 8, 8, 8, 17)),  # 15 tiles: searched
+        (),
+    )

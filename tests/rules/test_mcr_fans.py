@@ -550,6 +550,7 @@ def test_non_repeat_rule(spec: str, excluded: set[str], by: str) -> None:
         assert fid in skipped, fid
         assert not skipped[fid].counted
         assert skipped[fid].reason == f"不计: excluded by {by}"
+        assert skipped[fid].excluded_by == by
         assert fid not in res.fan_ids()
 
 

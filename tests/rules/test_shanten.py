@@ -14,10 +14,12 @@ import pytest
 from games.rules.errors import InvalidHandError
 from games.rules.shanten import (
     ALL_SHAPES,
+    ORPHANS,
     Shape,
     _run_vector,
     deficiency_each,
     kinds_below,
+    knitted_tiles,
     min_deficiency,
     shanten,
     shanten_by_shape,
@@ -409,6 +411,48 @@ def test_deficiency_each_removing_a_tile_agrees_with_min_deficiency(
                 want.append(min_deficiency(c, melds, shapes))
                 c[k] += 1
             assert deficiency_each(c, melds, shapes, held, -1) == want
+
+
+@pytest.mark.parametrize("melds", [0, 1])
+def test_deficiency_each_on_pair_and_knitted_rich_hands(melds: int) -> None:
+    """Hands drawn from a few kinds (many pairs: seven pairs complete or
+    close; orphans; knitted tiles), one tile more and one fewer of each kind,
+    against min_deficiency (deficiency_each sums the special shapes'
+    counters over the unchanged suits)."""
+    rng = random.Random(SEED + 11 + melds)
+    pools = (
+        list(ORPHANS),
+        [k for perm in ((0, 1, 2), (2, 0, 1)) for k in knitted_tiles(perm)],
+        list(range(27, 34)) + [0, 4, 8, 10],
+    )
+    shape_sets = (
+        ALL_SHAPES,
+        frozenset({Shape.REGULAR, Shape.SEVEN_PAIRS}),
+        frozenset({Shape.SEVEN_PAIRS, Shape.THIRTEEN_ORPHANS}),
+        frozenset({Shape.HONORS_AND_KNITTED, Shape.KNITTED_STRAIGHT}),
+    )
+    for _ in range(200):
+        pool = rng.choice(pools) + rng.sample(range(34), rng.randint(0, 6))
+        wall = [k for k in set(pool) for _ in range(4)]
+        c = [0] * 34
+        for k in rng.sample(wall, 14 - 3 * melds):
+            c[k] += 1
+        for shapes in shape_sets:
+            for delta, kinds in (
+                (-1, [k for k in range(34) if c[k]]),
+                (1, [k for k in range(34) if c[k] < 4]),
+            ):
+                out = next(k for k in range(34) if c[k])
+                if delta == 1:  # a waiting hand: take one tile out first
+                    c[out] -= 1
+                want = []
+                for k in kinds:
+                    c[k] += delta
+                    want.append(min_deficiency(c, melds, shapes))
+                    c[k] -= delta
+                assert deficiency_each(c, melds, shapes, kinds, delta) == want
+                if delta == 1:
+                    c[out] += 1
 
 
 # -- property test against the oracle --------------------------------------------

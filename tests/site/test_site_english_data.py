@@ -21,8 +21,9 @@ from test_site_jinja_i18n import _po_entries
 from accounts.data_names import LEVEL_NAMES, LEVEL_SCHEME_NAMES, data_name
 from accounts.models import User
 from games.data_names import ROOM_NAMES
+from games.display.names import seat_wind
+from games.display.settlement import SETTLE_NOTES, settle_note
 from games.engine.settle import NOTE_CODES
-from games.templatetags.mj_table import SETTLE_NOTES, seat_wind, settle_note
 
 CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]+")
 # The language switcher names Chinese in Chinese; the demo players' nicknames

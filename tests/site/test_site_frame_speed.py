@@ -20,7 +20,7 @@ from django.test import override_settings
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
-from games.templatetags import mj_table
+from games.display import tiles as mj_table
 from mahjong_site import jinja_env, language
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,6 +2,7 @@
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,26 @@ def test_english_catalogue_translates_every_entry():
     assert translated > 50
     assert "untranslated" not in result.stderr
     assert "fuzzy" not in result.stderr
+
+
+def test_favicon_ico_is_our_icon_not_a_404(client):
+    """/favicon.ico (asked for by browsers) leads to the generated icon."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"] == "/static/img/favicon.ico"
+    path = finders.find("img/favicon.ico")
+    assert path is not None
+    data = Path(path).read_bytes()
+    assert data[:4] == b"\x00\x00\x01\x00"  # ICO header, icon type
+    assert data[4] == 3 and b"\x89PNG" in data  # 16, 32, 48 px PNG entries
+    assert 'href="/static/img/favicon.ico"' in client.get(reverse("home")).text
+
+
+def test_favicon_is_generated_by_our_tool():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "gen_favicon.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout

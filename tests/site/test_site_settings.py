@@ -160,19 +160,16 @@ def test_production_without_a_secret_key_fails_clearly():
     assert "DJANGO_SECRET_KEY" in result.stderr
 
 
-def test_table_jobs_store_results_only_where_read():
-    """The deadline job's result says whether a copy acted (read by the
-    two-worker race test); nobody reads the others' results."""
+def test_games_celery_tasks_are_background_work_only():
+    """The live tables' due times are the clock's rows (manage.py run_clock),
+    not Celery jobs: games has one task, the review, whose result nobody reads."""
     from games import tasks
+    from mahjong_site.celery import app
 
-    jobs = [
-        tasks.table_auto_step,
-        tasks.seat_away,
-        tasks.settle_timeout,
-        tasks.table_refresh,
-    ]
-    assert [job.ignore_result for job in jobs] == [True] * 4
-    assert tasks.table_deadline.ignore_result is False
+    app.loader.import_default_modules()
+    names = sorted(n for n in app.tasks if n.startswith("games."))
+    assert names == ["games.review_hand"]
+    assert tasks.review_hand.ignore_result is True
 
 
 def test_channel_layer_choice_between_the_two_redis_layers():

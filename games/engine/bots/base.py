@@ -15,8 +15,8 @@ policy switches below.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import System
@@ -40,8 +40,11 @@ from ..actions import (
 )
 from . import evaluate as ev
 from .defence import danger
-from .observation import Observation, observation_from_view
+from .observation import Observation, observation_from_hand, observation_from_view
 from .wins import ScoredWin, WinScorer, engine_scorer
+
+if TYPE_CHECKING:
+    from ..hand import Hand
 
 
 class Bot(Protocol):
@@ -54,6 +57,15 @@ class Bot(Protocol):
 
         Raises:
             ValueError: ``legal`` offers nothing a bot may choose.
+        """
+        ...
+
+    def choose_in(self, hand: Hand, seat: int) -> Action:
+        """``choose(hand.view(seat), hand.legal_actions(seat))``, the same
+        choice, made without rendering the view.
+
+        Raises:
+            ValueError: as :meth:`choose`.
         """
         ...
 
@@ -112,15 +124,38 @@ class PlanningBot:
         Raises:
             ValueError: ``legal`` holds nothing but 托管/timeout actions.
         """
+        return self.decide(lambda: self._observe(view), legal)
+
+    def choose_in(self, hand: Hand, seat: int) -> Action:
+        """:meth:`choose` for ``seat`` of a live ``hand``: the same choice as
+        ``choose(hand.view(seat), hand.legal_actions(seat))``, without
+        rendering the view (:func:`observation_from_hand`).
+
+        Raises:
+            ValueError: as :meth:`choose`.
+        """
+        return self.decide(
+            lambda: observation_from_hand(hand, seat), hand.legal_actions(seat)
+        )
+
+    def decide(
+        self, observe: Callable[[], Observation], legal: Sequence[Action]
+    ) -> Action:
+        """Return one of ``legal``; ``observe`` gives the seat's observation
+        (called only when there is a choice to make).
+
+        Raises:
+            ValueError: as :meth:`choose`.
+        """
         options = [a for a in legal if not isinstance(a, AutoPlay | Timeout)]
         if not options:
             raise ValueError("no action to choose from")
         if len(options) == 1:
             return options[0]
-        obs = self._observe(view)
+        obs = observe()
         ctx = ev.make_context(obs, self.style, self.scorer, self._scores)
         wins = [a for a in options if isinstance(a, Win)]
-        if wins and self.take_win(ctx, view, options):
+        if wins and self.take_win(ctx, options):
             return wins[0]
         pre = [a for a in options if isinstance(a, PreDeal)]
         if pre:
@@ -137,17 +172,13 @@ class PlanningBot:
         return observation_from_view(view)
 
     # -------------------------------------------------------------- decisions
-    def take_win(
-        self, ctx: ev.Context, view: Mapping[str, Any], options: Sequence[Action]
-    ) -> bool:
+    def take_win(self, ctx: ev.Context, options: Sequence[Action]) -> bool:
         """Whether to win now (issue 5: always, unless 胡加倍 is judged better)."""
         if not self.judge_win_double:
             return True
-        return not self.decline_for_double(ctx, view, options)
+        return not self.decline_for_double(ctx, options)
 
-    def decline_for_double(
-        self, ctx: ev.Context, view: Mapping[str, Any], options: Sequence[Action]
-    ) -> bool:
+    def decline_for_double(self, ctx: ev.Context, options: Sequence[Action]) -> bool:
         """胡加倍 (seed 000): decline when winning later at the raised total is
         worth more than winning now.  Only with a locked 报听 hand, whose waits
         stay the same, and only while the cap allows."""
@@ -316,7 +347,6 @@ class PlanningBot:
         claims = [a for a in options if isinstance(a, Chi | Pung | Kong)]
         if tile is None or not claims:
             return self._pass_or_ready(ctx, passing, ready_now, options)
-        base = ev.value(ctx, obs.hand, obs.melds)
         best: tuple[float, Action] | None = None
         t = Tile.from_index(tile)
         for a in claims:
@@ -333,7 +363,7 @@ class PlanningBot:
                 counts[tile] -= 3
                 meld = Meld(MeldKind.KONG, (t, t, t, t), t)
             melds = (*obs.melds, meld)
-            if not self.claim_may_help(ctx, counts, melds, base):
+            if not self.claim_may_help(ctx, counts, melds):
                 continue
             if isinstance(a, Kong):
                 after = ev.value(ctx, counts, melds)
@@ -345,8 +375,11 @@ class PlanningBot:
                 score = ranked[0][0]
             if best is None or score > best[0]:
                 best = (score, a)
-        if best is not None and best[0] > base.utility * (1 + self.claim_margin):
-            return best[1]
+        # the hand as it stands is valued only against a claim worth trying
+        if best is not None:
+            base = ev.value(ctx, obs.hand, obs.melds)
+            if best[0] > base.utility * (1 + self.claim_margin):
+                return best[1]
         return self._pass_or_ready(ctx, passing, ready_now, options)
 
     def claim_may_help(
@@ -354,7 +387,6 @@ class PlanningBot:
         ctx: ev.Context,
         counts: list[int],
         melds: tuple[Meld, ...],
-        base: ev.Estimate,
     ) -> bool:
         """Cheap filter: does the claim lower the deficiency of some plan?"""
         from ...rules.wild_scoring import split_counts

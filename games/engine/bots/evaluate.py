@@ -24,16 +24,17 @@ worth to its owner:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import RuleSet, System
-from ...rules.shanten import Shape, kinds_below
+from ...rules.shanten import Shape, deficiency_each, kinds_below
 from ...rules.tiles import NUM_KINDS
 from ...rules.waits import near_kinds
 from ...rules.waits import waits as rules_waits
-from ...rules.wild_scoring import split_counts
+from ...rules.wild_scoring import WHITE, split_counts
 from .defence import danger, opponent_tenpai
 from .observation import Observation
 from .plans import INF, Plan, plan_deficiency, plans_for
@@ -118,13 +119,9 @@ class Context:
     flower_fan: float
     n_kinds: int
     cache: dict[tuple[object, ...], ScoredWin] = field(default_factory=dict)
-
-
-def _fan_points(ruleset: RuleSet, fan_id: str) -> int:
-    try:
-        return ruleset.fan(fan_id).points
-    except KeyError:
-        return 0
+    concealed_fan: float = 0.0
+    values: dict[tuple[object, ...], Estimate] = field(default_factory=dict)
+    """:func:`value`'s results in this decision (the context lives for one)."""
 
 
 def implied_fan(ruleset: RuleSet) -> float:
@@ -145,6 +142,47 @@ def base_value_of(ruleset: RuleSet) -> float:
     return max(float(ruleset.min_fan), implied_fan(ruleset) + 2.0) * 1.3
 
 
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What :func:`make_context` reads from a rule set, derived once."""
+
+    ruleset: RuleSet
+    points: dict[str, int]
+    implied: float
+    base_value: float
+    can_ready: bool
+    ready_mult: float
+
+
+def _derive(ruleset: RuleSet) -> _Facts:
+    return _Facts(
+        ruleset,
+        {f.id: f.points for f in reversed(ruleset.fans)},  # the first id wins
+        implied_fan(ruleset),
+        base_value_of(ruleset),
+        System.READY in ruleset.systems,
+        float(ruleset.multipliers.get("ready_win", 1)),
+    )
+
+
+@lru_cache(maxsize=16)
+def _registered_facts(name: str) -> _Facts | None:
+    """The facts of the registered rule set ``name`` (one per rule set)."""
+    from ...rules.rulesets import get as get_ruleset
+
+    try:
+        return _derive(get_ruleset(name))
+    except KeyError:
+        return None
+
+
+def _facts(ruleset: RuleSet) -> _Facts:
+    got = _registered_facts(ruleset.name)
+    if got is not None and got.ruleset is ruleset:
+        return got
+    return _derive(ruleset)  # a rule set built by hand (tests)
+
+
 def make_context(
     obs: Observation,
     style: Style,
@@ -163,20 +201,22 @@ def make_context(
     unseen = obs.unseen()
     pool = max(sum(unseen), 1)
     rs = obs.ruleset
-    base = base_value_of(rs)
+    facts = _facts(rs)
+    base = facts.base_value
     p_t = opponent_tenpai(obs)
     # chance per turn that the opponent wins: ~1 in 5 once it is waiting,
     # a little before (it may get there and win within the race)
     hazard = p_t * 0.2 + (1.0 - p_t) * 0.04
-    ready_mult = float(rs.multipliers.get("ready_win", 1))
+    ready_mult = facts.ready_mult
     opp_value = base * (ready_mult if obs.opp_ready else 1.0)
     plans = plans_for(rs) if style.plans else plans_for(rs)[:1]
     if style.skip_plans:
         plans = tuple(p for p in plans if p.name not in style.skip_plans)
-    flower_fan = float(len(obs.flowers) * _fan_points(rs, "FLOWER_TILES"))
+    points = facts.points
+    flower_fan = float(len(obs.flowers) * points.get("FLOWER_TILES", 0))
     extra = 0.0
-    if System.READY in rs.systems:
-        extra += _fan_points(rs, "READY_HAND")  # it will declare when waiting
+    if facts.can_ready:
+        extra += points.get("READY_HAND", 0)  # it will declare when waiting
     return Context(
         obs=obs,
         style=style,
@@ -191,12 +231,13 @@ def make_context(
         ready_mult=ready_mult,
         plans=plans,
         wild=obs.wild,
-        implied=implied_fan(rs),
-        can_ready=System.READY in rs.systems and not obs.ready,
+        implied=facts.implied,
+        can_ready=facts.can_ready and not obs.ready,
         extra_fan=extra + flower_fan,
         flower_fan=flower_fan,
         n_kinds=len(rs.kinds),
         cache=cache,
+        concealed_fan=float(points.get("CONCEALED_HAND", 0)),
     )
 
 
@@ -238,13 +279,9 @@ def _p_finish(
     return prob
 
 
-def _concealed_bonus(ctx: Context, melds: Sequence[Meld]) -> float:
-    if any(m.kind is not MeldKind.CONCEALED_KONG for m in melds):
-        return 0.0
-    try:
-        return float(ctx.obs.ruleset.fan("CONCEALED_HAND").points)
-    except KeyError:
-        return 0.0
+def _all_concealed(melds: Sequence[Meld]) -> bool:
+    """Whether every declared meld is a concealed kong (不求人/门前清 stay)."""
+    return all(m.kind is MeldKind.CONCEALED_KONG for m in melds)
 
 
 def _tenpai_estimate(
@@ -334,22 +371,82 @@ def value(
     14-tile hand; effective tiles are counted only at that level (a discard
     that falls behind it gets a generic count, which saves time).
     ``cheap``: use the generic count for every plan.
+
+    The same arguments give the same estimate within one decision: it is
+    kept in the context (``ctx.values``).
     """
-    t, wilds = split_counts(counts, ctx.wild)
     plans = ctx.plans if plans is None else plans
+    key = (
+        tuple(counts),
+        tuple(melds),
+        ready,
+        tuple(plans),
+        None if levels is None else tuple(sorted(levels.items())),
+        cheap,
+    )
+    got = ctx.values.get(key)
+    if got is not None:
+        return got
+    t, wilds = split_counts(counts, ctx.wild)
+    d_all = plan_deficiency(any_shape_plan(ctx.obs.ruleset), t, melds, wilds)
+    got = _estimate(
+        ctx, counts, melds, t, wilds, d_all, None, ready, plans, levels, cheap
+    )
+    ctx.values[key] = got
+    return got
+
+
+def _tenpai_part(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    t: list[int],
+    wilds: int,
+    ready: bool,
+) -> Estimate | None:
+    """The exact estimate of a hand at most one tile from waiting (d_all <= 1)."""
     rs = ctx.obs.ruleset
-    all_plan = any_shape_plan(rs)
-    d_all = plan_deficiency(all_plan, t, melds, wilds)
+    waits = rules_waits(t, melds=len(melds), wilds=wilds, shapes=rs.shapes)
+    return _tenpai_estimate(ctx, counts, melds, waits, ready)
+
+
+_WHITE = WHITE.index
+
+_NOT_YET: Estimate = Estimate(0.0, INF, INF, 0, "")
+"""Marker: the tenpai part of an estimate is not computed yet."""
+
+
+def _estimate(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    t: list[int],
+    wilds: int,
+    d_all: int,
+    ds: Sequence[int] | None,
+    ready: bool,
+    plans: Sequence[Plan],
+    levels: dict[str, int] | None,
+    cheap: bool,
+    tenpai: Estimate | None = _NOT_YET,
+) -> Estimate:
+    """:func:`value` from the split counts ``t``/``wilds`` and the free
+    deficiency ``d_all``; ``ds`` the plans' deficiencies when known (one per
+    plan), ``tenpai`` the tenpai part when known (:func:`_tenpai_part`)."""
+    rs = ctx.obs.ruleset
     best: Estimate | None = None
     if d_all <= 1:
-        waits = rules_waits(t, melds=len(melds), wilds=wilds, shapes=rs.shapes)
-        best = _tenpai_estimate(ctx, counts, melds, waits, ready)
+        if tenpai is _NOT_YET:
+            tenpai = _tenpai_part(ctx, counts, melds, t, wilds, ready)
+        best = tenpai
         if best is not None and best.utility > 0 and not ctx.style.plans:
             return best
     near: list[int] | None = None
-    bonus = _concealed_bonus(ctx, melds)
-    for plan in plans:
-        d = plan_deficiency(plan, t, melds, wilds)
+    bonus = ctx.concealed_fan if _all_concealed(melds) else 0.0
+    task = ctx.obs.task
+    task_fan = task.fan if task is not None and task.kind == "fan" else None
+    for i, plan in enumerate(plans):
+        d = plan_deficiency(plan, t, melds, wilds) if ds is None else ds[i]
         if d >= INF:
             continue
         if d == 1 and best is not None and best.plan == "WAIT":
@@ -378,8 +475,11 @@ def value(
             v += ctx.implied
         if plan.name != "SEVEN_PAIRS":
             v += bonus
-        task = ctx.obs.task
-        if task is not None and task.kind == "fan" and task.fan in plan.name.split("+"):
+        if (
+            task is not None
+            and task_fan is not None
+            and task_fan in plan.name.split("+")
+        ):
             v *= task.factor  # the 任务 asks for this plan's fan
         p = _p_finish(d, uk, ctx, 1.5, plan)
         if v - ctx.flower_fan < rs.min_fan:
@@ -406,6 +506,8 @@ def value(
 
 
 _ANY: dict[str, Plan] = {}
+# one plan per rule set name: a small finite domain (the registered rule
+# sets and the few a test builds), read on every value() call, so a dict
 
 
 def any_shape_plan(ruleset: RuleSet) -> Plan:
@@ -437,14 +539,18 @@ def _improving(
     allowed = plan.allowed
     unseen = ctx.unseen
     wild = ctx.wild
+    if allowed is None and not plan.chows and not plan.pungs_only:
+        # the free shape: max(deficiency - wilds, 0) < d, one suit at a time;
+        # which kinds lower it does not depend on what is unseen, so the
+        # answer for the hand is kept and filtered here
+        static = tuple(k for k in kinds if k != wild)
+        below = _kinds_below(tuple(t), len(melds), plan.shapes, static, d + wilds)
+        return [k for k in below if unseen[k] > 0 or d <= 1]
     candidates = [
         k
         for k in kinds
         if (allowed is None or k in allowed) and k != wild and (unseen[k] > 0 or d <= 1)
     ]
-    if plan.allowed is None and not plan.chows and not plan.pungs_only:
-        # the free shape: max(deficiency - wilds, 0) < d, one suit at a time
-        return kinds_below(t, len(melds), plan.shapes, candidates, d + wilds)
     out = []
     for k in candidates:
         t[k] += 1
@@ -455,23 +561,81 @@ def _improving(
     return out
 
 
+@lru_cache(maxsize=8192)
+def _kinds_below(
+    t: tuple[int, ...],
+    melds: int,
+    shapes: frozenset[Shape],
+    kinds: tuple[int, ...],
+    cutoff: int,
+) -> tuple[int, ...]:
+    """:func:`games.rules.shanten.kinds_below`, kept for the last 8,192
+    hands asked about (a hand left by the same discard recurs from turn to
+    turn: drawing and throwing the same tile, both seats' bots)."""
+    return tuple(kinds_below(t, melds, shapes, kinds, cutoff))
+
+
 def rank_discards(
     ctx: Context, counts: Sequence[int], melds: Sequence[Meld], *, ready: bool = False
 ) -> list[tuple[float, int, Estimate]]:
     """Rank the discards of a hand holding ``14 - 3m`` tiles, best first.
 
     Returns ``(score, kind, estimate)`` with ``score = utility - risk``, where
-    risk is the deal-in cost of :func:`danger` weighted by the style.
+    risk is the deal-in cost of :func:`danger` weighted by the style.  Each
+    kind held is one discard, valued as :func:`value` values the hand left.
     """
     plans, levels = select_plans(ctx, counts, melds)
     risk = discard_risk(ctx) if ctx.style.defence > 0 else None
+    kinds = [k for k in range(NUM_KINDS) if counts[k]]
+    # the deficiencies of every discard at once (one suit changes per kind)
+    columns: dict[frozenset[Shape], list[int]] = {}
+
+    def column(plan: Plan) -> list[int]:
+        got = columns.get(plan.shapes)
+        if got is None:
+            got = _discard_deficiencies(ctx, counts, melds, plan, kinds)
+            columns[plan.shapes] = got
+        return got
+
+    d_all_of = _free_deficiencies(ctx, counts, melds, plans[0], kinds, column)
+    ds_of: list[list[int] | None] = [None] * NUM_KINDS
+    if all(_simple(p) for p in plans):
+        by_plan = [column(p) for p in plans]
+        for k in kinds:
+            ds_of[k] = [c[k] for c in by_plan]
+    tenpai: dict[int, Estimate | None] = {}
+    # a cheap estimate without an exact wait depends on the deficiencies only
+    generic: dict[tuple[int, ...], Estimate] = {}
     work = list(counts)
+
+    def estimate(k: int, cheap: bool) -> Estimate:
+        # ``work`` holds the hand after discarding ``k``
+        d_all = d_all_of[k]
+        ds = ds_of[k]
+        if cheap and ds is not None and d_all > 1:
+            got = generic.get((d_all, *ds))
+            if got is not None:
+                return got
+        t, wilds = split_counts(work, ctx.wild)
+        tp = tenpai.get(k, _NOT_YET)
+        if d_all <= 1 and tp is _NOT_YET:
+            tp = tenpai[k] = _tenpai_part(ctx, work, melds, t, wilds, ready)
+        key: tuple[int, ...] | None = None
+        if cheap and ds is not None and (d_all > 1 or tp is None):
+            key = (d_all, *ds)
+            got = generic.get(key)
+            if got is not None:
+                return got
+        est = _estimate(
+            ctx, work, melds, t, wilds, d_all, ds, ready, plans, levels, cheap, tp
+        )
+        if key is not None:
+            generic[key] = est
+        return est
 
     def scored(k: int, cheap: bool) -> tuple[float, int, Estimate]:
         work[k] -= 1
-        est = value(
-            ctx, work, melds, ready=ready, plans=plans, levels=levels, cheap=cheap
-        )
+        est = estimate(k, cheap)
         work[k] += 1
         score = est.utility
         if k == ctx.wild:
@@ -482,13 +646,105 @@ def rank_discards(
 
     # a cheap pass (deficiencies, generic effective tiles) for every discard,
     # then the effective tiles counted for the most promising few
-    first = [scored(k, True) for k in range(NUM_KINDS) if work[k]]
+    first = [scored(k, True) for k in kinds]
     first.sort(key=lambda x: -x[0])
     if not ctx.style.ukeire:
         return first
     deep = [scored(k, False) for _, k, _ in first[: ctx.style.deep]]
     deep.sort(key=lambda x: -x[0])
     return deep + first[ctx.style.deep :]
+
+
+def _free_deficiencies(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    first: Plan,
+    kinds: Sequence[int],
+    column: Callable[[Plan], list[int]],
+) -> list[int]:
+    """The any-shape deficiency after each discard (:func:`any_shape_plan`).
+
+    When the context's first plan is a simple plan on some of the shapes
+    (the free plan: the regular shape), its column is reused and only the
+    other shapes still possible with the melds are added: the least over
+    all shapes is the least of the two.
+    """
+    any_plan = any_shape_plan(ctx.obs.ruleset)
+    if not (
+        _simple(first) and first.shapes <= any_plan.shapes and first.admits_melds(melds)
+    ):
+        return column(any_plan)
+    base = column(first)
+    rest = _possible_shapes(any_plan.shapes - first.shapes, len(melds))
+    if not rest:
+        return base
+    # only an other shape below the free plan's deficiency changes the
+    # least, so the most the free plan needs is a cutoff for the others
+    # (组合龙 and 全不靠 are then mostly not worked out at all)
+    cap = max((base[k] for k in kinds), default=INF)
+    extra = _discard_deficiencies(
+        ctx, counts, melds, Plan("ANY", 0, None, rest), kinds, cap
+    )
+    return [a if a < b else b for a, b in zip(base, extra, strict=True)]
+
+
+def _possible_shapes(shapes: frozenset[Shape], melds: int) -> frozenset[Shape]:
+    """The shapes of ``shapes`` a hand with ``melds`` declared melds can
+    still take (games.rules.shanten: the special shapes need no meld, the
+    knitted straight at most one)."""
+    if melds == 0:
+        return shapes
+    if melds == 1:
+        return shapes & {Shape.KNITTED_STRAIGHT, Shape.REGULAR}
+    return shapes & {Shape.REGULAR}
+
+
+def _simple(plan: Plan) -> bool:
+    """Whether the plan's deficiency is the least over its shapes alone."""
+    return (
+        plan.allowed is None
+        and not plan.pungs_only
+        and not plan.chows
+        and not plan.min_pairs
+    )
+
+
+def _discard_deficiencies(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    plan: Plan,
+    kinds: Sequence[int],
+    cutoff: int = INF,
+) -> list[int]:
+    """``plan_deficiency`` of the hand after discarding each of ``kinds``
+    (a :func:`_simple` plan), indexed by kind (INF elsewhere); a deficiency
+    at or above ``cutoff`` may be given as ``cutoff``.
+
+    One :func:`games.rules.shanten.deficiency_each` call instead of one
+    shanten per discard; a discarded 财神 lowers the wild count instead, and
+    白板 stands on the wild kind's face (:func:`split_counts`).
+    """
+    out = [INF] * NUM_KINDS
+    if not plan.admits_melds(melds):
+        return out
+    t, wilds = split_counts(counts, ctx.wild)
+    wild = ctx.wild
+    faces: list[int] = []
+    natural: list[int] = []
+    for k in kinds:
+        if k == wild:
+            out[k] = plan_deficiency(plan, t, melds, wilds - 1)
+            continue
+        natural.append(k)
+        faces.append(wild if wild is not None and k == _WHITE and wild != _WHITE else k)
+    raw = deficiency_each(
+        t, len(melds), plan.shapes, faces, -1, INF if cutoff >= INF else cutoff + wilds
+    )
+    for k, d in zip(natural, raw, strict=True):
+        out[k] = INF if d >= INF else max(d - wilds, 0)
+    return out
 
 
 def select_plans(

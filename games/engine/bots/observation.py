@@ -11,13 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import RuleSet
 from ...rules.rulesets import get as get_ruleset
 from ...rules.tiles import ALL_TILES, NUM_KINDS, Tile
+from ..state import Phase
 from ..task import Task
+
+if TYPE_CHECKING:
+    from ..hand import Hand
 
 EAST = 27
 
@@ -112,6 +117,8 @@ class Observation:
 
 
 _MASKS: dict[str, tuple[bool, ...]] = {}
+# one mask per rule set name: a small finite domain (the registered rule sets
+# and the few a test builds)
 
 
 def _kind_mask(ruleset: RuleSet) -> tuple[bool, ...]:
@@ -145,7 +152,10 @@ def _tiles(values: Any) -> list[int]:
         from ...rules.tiles import parse_tiles
 
         return [t.index for t in parse_tiles(values)]
-    return [_tile_index(v) for v in values]
+    try:  # the view's own form: tile codes ("5z")
+        return [_INDEX_OF[v] for v in values]
+    except (KeyError, TypeError):
+        return [_tile_index(v) for v in values]
 
 
 def _counts(values: Any) -> tuple[int, ...]:
@@ -166,6 +176,10 @@ def _counts(values: Any) -> tuple[int, ...]:
 def _meld(value: Any) -> Meld:
     if isinstance(value, Meld):
         return value
+    if type(value) is dict and value.get("claimed") is None:
+        tiles = value["tiles"]
+        if type(tiles) is list:  # the view's form: {kind, tiles: ["1m", …]}
+            return _listed_meld(str(value["kind"]), tuple(tiles))
     if isinstance(value, str):
         kind, _, tiles = value.partition(":")
         return Meld.parse(kind, tiles)
@@ -184,6 +198,16 @@ def _meld(value: Any) -> Meld:
         tile_list,
         Tile.from_index(_tile_index(claimed)) if claimed else None,
     )
+
+
+@lru_cache(maxsize=4096)
+def _listed_meld(kind: str, tiles: tuple[Any, ...]) -> Meld:
+    """A meld of the view's form ``{kind, tiles}`` without a claimed tile.
+
+    Melds are immutable and few (a few hundred kinds of meld exist), so one
+    value per distinct meld is kept: 4,096 of them at most.
+    """
+    return _meld({"kind": kind, "tiles": list(tiles), "claimed": False})
 
 
 def _melds(values: Any) -> tuple[Meld, ...]:
@@ -250,6 +274,64 @@ def observation_from_view(view: Mapping[str, Any]) -> Observation:
         task=Task.from_json(view.get("task")),
         doubled=bool(me.get("start_double") or me.get("deal_double")),
     )
+
+
+def observation_from_hand(hand: Hand, seat: int) -> Observation:
+    """The :class:`Observation` of ``seat``, read from the hand's state.
+
+    Equal to ``observation_from_view(hand.view(seat))`` while the hand is
+    live (tested on every decision of self-played hands of every rule set),
+    without rendering the view's JSON and parsing it back: the same fields,
+    the same redactions (the opponent's face-down 暗杠 left out of
+    ``opp_melds`` but counted in ``opp_meld_count``; melds without their
+    claimed tile, as the view gives them).
+    """
+    s = hand.state
+    other = 1 - seat
+    ended = s.phase is Phase.ENDED
+    ready_at: int | None = None
+    if s.ready[other]:
+        ready_at = int(s.ready_pool[other])
+    drawn = s.drawn[seat]
+    return Observation(
+        ruleset=get_ruleset(s.ruleset),
+        seat=seat,
+        hand=tuple(s.concealed[seat]),
+        drawn=None if ended else drawn,
+        melds=tuple(_face_meld(m) for m in s.melds[seat]),
+        opp_melds=tuple(
+            _face_meld(m)
+            for m in s.melds[other]
+            if ended or m.kind is not MeldKind.CONCEALED_KONG
+        ),
+        opp_meld_count=len(s.melds[other]),
+        discards=tuple(s.discards[seat]),
+        opp_discards=tuple(s.discards[other]),
+        opp_ready_index=ready_at,
+        ready=bool(s.ready[seat]),
+        wall_count=s.wall_count,
+        opp_concealed=sum(s.concealed[other]),
+        wild=s.wild,
+        indicators=(),  # the view shows no other indicator tiles
+        flowers=tuple(s.flowers[seat]),
+        seat_wind=hand.seat_wind(seat).index,
+        round_wind=s.round_wind,
+        offered=s.last_discard if s.phase is Phase.CLAIM else None,
+        bonus_tile=s.bonus_tile,
+        win_doubles=int(s.win_doubles[seat]),
+        swaps=int(s.swaps[seat]),
+        task=s.task,
+        doubled=bool(s.start_double[seat] or s.deal_double[seat]),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _face_meld(meld: Meld) -> Meld:
+    """``meld`` as the view shows it: kind and tiles, no claimed tile (the
+    same bound as :func:`_listed_meld`)."""
+    if meld.claimed is None:
+        return meld
+    return Meld(meld.kind, meld.tiles)
 
 
 def hand_tiles(counts: Sequence[int]) -> list[Tile]:

@@ -124,6 +124,8 @@ def plan_deficiency(
 
 
 _cache: dict[str, tuple[Plan, ...]] = {}
+# one tuple of plans per rule set name: a small finite domain (the registered
+# rule sets and the few a test builds)
 
 SEVEN_PAIRS_MIN_PAIRS = 5
 """Pairs held before 七对 is worth aiming at (fewer: the regular shape is

@@ -9,6 +9,7 @@ depends on.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...rules.melds import Meld
@@ -76,6 +77,19 @@ def win_fan(
     return total
 
 
+@lru_cache(maxsize=16)
+def _scores_ready(ruleset_name: str) -> bool:
+    """Whether a win's score under the rule set depends on 报听 declared.
+
+    Of the situation's flags a bot sets, ``ready`` is read only by the
+    READY_HAND fan's condition (games.rules.fans.twoplayer: 天听 and 报听一发
+    read flags of their own).  One entry per rule set name.
+    """
+    from ...rules.rulesets import get as get_ruleset
+
+    return any(f.id == "READY_HAND" for f in get_ruleset(ruleset_name).fans)
+
+
 def scored_win(
     ctx: Context,
     counts: Sequence[int],
@@ -89,7 +103,9 @@ def scored_win(
     if ctx.scorer is None:
         return NO_WIN
     obs = ctx.obs
-    ready = ready or obs.ready
+    # 报听 reaches the score only through the 报听 fan: without it, the same
+    # win scores the same declared or not (one scorer call for both)
+    ready = (ready or obs.ready) and _scores_ready(obs.ruleset.name)
     key = (
         obs.ruleset.name,
         tuple(counts),

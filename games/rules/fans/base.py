@@ -71,7 +71,10 @@ class FanLine:
     """One row of a score breakdown.
 
     ``counted`` is False for a fan that was present but not scored; ``reason``
-    then says why (``"不计: excluded by BIG_FOUR_WINDS"``, ``"套算一次"`` …).
+    then says why, for people (``"不计: excluded by BIG_FOUR_WINDS"``), and
+    ``excluded_by`` names the fan that excludes it (``"BIG_FOUR_WINDS"``;
+    ``""`` when counted), for programs: callers read this field, never parse
+    ``reason``.
     """
 
     id: str
@@ -81,6 +84,7 @@ class FanLine:
     count: int
     counted: bool = True
     reason: str = ""
+    excluded_by: str = ""
 
     @property
     def total(self) -> int:

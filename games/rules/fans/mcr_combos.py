@@ -24,8 +24,6 @@ first fan found among equals is the same as the oracle's.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 # Tile index (0-33) -> (suit, rank) in the calculator's order: suit 1 万,
 # 2 条, 3 筒, 4 winds, 5 dragons (rank 1 中, 2 发, 3 白).
 _SUIT = {0: 1, 1: 3, 2: 2}
@@ -139,9 +137,11 @@ def _limit(fans: list[str | None], max_cnt: int) -> dict[str, int]:
     return {f: n for f, n in zip(_PAIR_ORDER, table, strict=True) if n}
 
 
-@lru_cache(maxsize=4096)
 def chow_fans(mids: tuple[int, ...]) -> Fans:
-    """Fans of the chows whose middle tiles (calculator codes) are ``mids``, sorted."""
+    """Fans of the chows whose middle tiles (calculator codes) are ``mids``, sorted.
+
+    Not memoised here: the scorer memoises its analyses by set
+    (:mod:`.mcr_common`)."""
     out: dict[str, int] = {}
     n = len(mids)
     if n == 4:
@@ -233,9 +233,11 @@ def _add(out: dict[str, int], f: str | None) -> None:
         out[f] = out.get(f, 0) + 1
 
 
-@lru_cache(maxsize=4096)
 def pung_fans(tiles: tuple[int, ...]) -> Fans:
-    """Fans of the pungs/kongs whose tiles (calculator codes) are ``tiles``, sorted."""
+    """Fans of the pungs/kongs whose tiles (calculator codes) are ``tiles``, sorted.
+
+    Not memoised here: the scorer memoises its analyses by set
+    (:mod:`.mcr_common`)."""
     out: dict[str, int] = {}
     n = len(tiles)
     t = tiles

@@ -4,6 +4,7 @@ per-decomposition analyses several fans read (see :mod:`.mcr`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -129,9 +130,6 @@ for _name, _tiles in (
 
 
 _NONE: Mapping[str, int] = MappingProxyType({})
-# Analyses by (sorted set tile indices[, pair]): a few thousand keys occur.
-_CHOW_MEMO: dict[tuple[int, ...], Mapping[str, int]] = {}
-_PUNG_MEMO: dict[tuple[int, ...], Mapping[str, int]] = {}
 
 
 def _chows(ctx: ScoringContext) -> Mapping[str, int]:
@@ -150,16 +148,18 @@ def _chow_analysis(ctx: ScoringContext) -> Mapping[str, int]:
     if len(starts) == 4:  # 双龙会 needs the pair: a suited 5
         p = ctx.pair.index if ctx.pair is not None else -1
         starts.append(p if p < 27 and p % 9 == 4 else -1)
-    key = tuple(starts)
-    got = _CHOW_MEMO.get(key)
-    if got is None:
-        if len(_CHOW_MEMO) >= 1 << 14:
-            _CHOW_MEMO.clear()
-        got = _CHOW_MEMO[key] = MappingProxyType(_chow_fans(key))
-    return got
+    return _chow_fans(tuple(starts))
 
 
-def _chow_fans(key: tuple[int, ...]) -> dict[str, int]:
+# Keyed by the chows' sorted first tiles (and the pair of 5, with four
+# chows): a finite domain, but about 44,000 keys (multisets of 2-4 of the 21
+# chows), of which a few thousand occur in play; bounded.
+@lru_cache(maxsize=1 << 14)
+def _chow_fans(key: tuple[int, ...]) -> Mapping[str, int]:
+    return MappingProxyType(_chow_fans_of(key))
+
+
+def _chow_fans_of(key: tuple[int, ...]) -> dict[str, int]:
     starts = key[:4]
     if len(key) == 5 and key[4] >= 0:  # 4 chows and a pair of 5
         p = key[4]
@@ -178,6 +178,12 @@ def _chow_fans(key: tuple[int, ...]) -> dict[str, int]:
     return dict(chow_fans(mids))
 
 
+# A suited tile's rank as a bit, and the bits of its rank and the ranks
+# beside it (any suit).
+_RANK_BIT = tuple(1 << (i % 9) for i in range(27))
+_NEAR = tuple(7 << (i % 9) >> 1 for i in range(27))
+
+
 def _pungs(ctx: ScoringContext) -> Mapping[str, int]:
     """The pung fans of the split (套算一次 applied), memoised per context."""
     got: Mapping[str, int] | None = ctx.cache.get("mcr.pungs")
@@ -190,15 +196,36 @@ def _pung_analysis(ctx: ScoringContext) -> Mapping[str, int]:
     trips = ctx.triplets
     if ctx.shape is not _REG or len(trips) < 2:
         return _NONE
-    key = tuple(sorted([g.tile.index for g in trips]))
-    got = _PUNG_MEMO.get(key)
-    if got is None:
-        if len(_PUNG_MEMO) >= 1 << 14:
-            _PUNG_MEMO.clear()
-        got = _PUNG_MEMO[key] = MappingProxyType(
-            dict(pung_fans(tuple(sorted(OCODE[i] for i in key))))
-        )
-    return got
+    tiles = [g.tile.index for g in trips]
+    # Every pung fan needs two suited pungs at most one rank apart (双同刻,
+    # 三同刻, 三节高 …), two dragons or three winds: most pairs of pungs have
+    # none of these, and are answered without a key or a memo.
+    ranks = 0
+    near = False
+    dragons = winds = 0
+    for i in tiles:
+        if i < 27:
+            b = _RANK_BIT[i]
+            if ranks & _NEAR[i]:
+                near = True
+                break
+            ranks |= b
+        elif i >= 31:
+            dragons += 1
+        else:
+            winds += 1
+    if not near and dragons < 2 and winds < 3:
+        return _NONE
+    tiles.sort()
+    return _pung_fans(tuple(tiles))
+
+
+# Keyed by the pungs' sorted tiles: a finite domain, but 73,780 keys
+# (multisets of 2-4 of the 34 kinds), of which a few thousand pass the filter
+# above in play; bounded.
+@lru_cache(maxsize=1 << 14)
+def _pung_fans(key: tuple[int, ...]) -> Mapping[str, int]:
+    return MappingProxyType(dict(pung_fans(tuple(sorted(OCODE[i] for i in key)))))
 
 
 def _only(ctx: ScoringContext, allowed: int) -> bool:

@@ -15,6 +15,8 @@ from .mcr_common import (
     _pungs,
 )
 
+_CHOW_KIND = GroupKind.CHOW  # Enum attributes are slow
+
 if TYPE_CHECKING:
     from ..scoring import ScoringContext
 
@@ -235,7 +237,7 @@ def outside_hand(ctx: ScoringContext) -> int:
         if i >= 27:
             continue
         r = i % 9
-        if k is GroupKind.CHOW:
+        if k is _CHOW_KIND:
             if r not in (0, 6):
                 return 0
         elif r not in (0, 8):

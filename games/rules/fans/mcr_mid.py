@@ -22,6 +22,8 @@ from .mcr_common import (
     _pungs,
 )
 
+_CHOW_KIND = GroupKind.CHOW  # Enum attributes are slow
+
 if TYPE_CHECKING:
     from ..scoring import ScoringContext
 
@@ -274,7 +276,7 @@ def all_fives(ctx: ScoringContext) -> int:
         if i >= 27:
             return 0
         r = i % 9
-        if k is GroupKind.CHOW:
+        if k is _CHOW_KIND:
             if r not in (2, 3, 4):
                 return 0
         elif r != 4:

@@ -16,6 +16,8 @@ from .mcr_common import (
 )
 from .mcr_high import nine_gates
 
+_CHOW_SHAPES = (Shape.REGULAR, Shape.KNITTED_STRAIGHT)  # Enum attributes are slow
+
 if TYPE_CHECKING:
     from ..scoring import ScoringContext
 
@@ -65,7 +67,7 @@ def concealed_hand(ctx: ScoringContext) -> int:
 )
 def all_chows(ctx: ScoringContext) -> int:
     """Four chows (a 组合龙 counts as chows) and a suited pair."""
-    if ctx.shape not in (_REG, Shape.KNITTED_STRAIGHT) or ctx.triplets:
+    if ctx.shape not in _CHOW_SHAPES or ctx.triplets:
         return 0
     return int(ctx.pair is not None and ctx.pair.is_suited)
 

@@ -85,6 +85,8 @@ class RuleSet:
         timers: action deadlines.
         notes: free text shown on the rules page (where a seed is silent and
             MCR's definition was taken, it says so).
+        wall_tiles: every tile of the wall (kinds and flowers), derived.
+        kind_indices: the indices of ``kinds``, derived.
     """
 
     name: str
@@ -107,6 +109,16 @@ class RuleSet:
     full_discard_pool: int | None = None
     timers: Timers = Timers()
     notes: str = ""
+    # Derived once per rule set (what the wall holds), so no module keeps a
+    # memo of rule sets for them.
+    wall_tiles: frozenset[Tile] = field(init=False, repr=False, compare=False)
+    kind_indices: frozenset[int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "wall_tiles", frozenset(self.kinds) | frozenset(self.flowers)
+        )
+        object.__setattr__(self, "kind_indices", frozenset(t.index for t in self.kinds))
 
     @property
     def wall_size(self) -> int:

@@ -1,0 +1,203 @@
+"""Rendering a seat's frame: its fragments, what changed since the last one
+sent, and refusals.
+
+A frame is the list of :data:`FRAME_PARTS`: each a Jinja2 partial
+(``templates/jinja2/games/partials/<name>.html``) that renders one element
+with an ``id`` and ``hx-swap-oob``, so htmx swaps each in place.  Some hold
+smaller fragments (:data:`SUBPARTS`, each one element with an ``id``, put in
+by the template global :func:`fragment`), which a partial frame may send
+alone.  The whole frame goes to a browser that holds nothing yet (connect,
+``sync``, a browser whose seq is not the one last sent); otherwise
+:meth:`Frame.changes` sends only the fragments that changed since those last
+sent on that socket.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.template import engines
+from django.utils.html import escape
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+from games.engine.hand import Hand
+from games.models import Table
+from mahjong_site.language import pinned_language
+
+from .context import seat_context
+
+FRAME_TEMPLATE = "games/partials/frame.html"
+
+FRAME_PARTS = (
+    "status",
+    "opponent",
+    "center",
+    "me",
+    "actions",
+    "hand",
+    "settlement",
+    "toast",
+    "roomline",
+    "commitline",
+)
+"""The frame's fragments in page order (``frame.html`` includes the same
+list, as the Jinja2 global ``frame_parts``)."""
+
+SUBPARTS: dict[str, tuple[str, ...]] = {
+    "center": ("pool_opp", "center_info", "pool_me"),
+    "hand": ("hand_tiles", "hand_hint", "hand_note"),
+}
+"""Fragments inside a part, sent alone when the rest of the part is unchanged
+(the htmx ws extension swaps every top-level element of a message by its id,
+``hx-swap-oob`` or not)."""
+
+ALWAYS_SENT = ("status", "toast")
+"""Fragments every partial frame carries: ``status`` holds the seq, the
+render time and the live region's words; ``toast`` clears a refusal shown
+since, as every frame always did."""
+
+RENDER_TIME = re.compile(r' data-now="\d+"')
+"""The render time (``status``), left out when asking whether anything changed."""
+
+
+def part_template(name: str) -> str:
+    """The Jinja2 template of fragment ``name`` (:data:`FRAME_PARTS`,
+    :data:`SUBPARTS`)."""
+    return f"games/partials/{name}.html"
+
+
+FRAGMENTS_KEY = "rendered_fragments"
+"""Context key of the dict in which :func:`fragment` leaves what it rendered."""
+
+
+@pass_context
+def fragment(context: Context, name: str) -> Markup:
+    """Template global: ``{{ fragment("pool_me") }}`` renders the fragment
+    ``name`` (:data:`SUBPARTS`) with the template's context.
+
+    When the context holds a dict under :data:`FRAGMENTS_KEY` (a frame being
+    rendered by :func:`seat_frame`), the HTML is also left there, so the
+    fragment can be sent alone; the table page renders it in place only.
+    """
+    html = context.environment.get_template(part_template(name)).render(
+        context.get_all()
+    )
+    store = context.get(FRAGMENTS_KEY)
+    if isinstance(store, dict):
+        store[name] = html
+    return Markup(html)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Frame:
+    """One seat's frame, rendered from one state.
+
+    ``seq`` is the seq the frame shows (``#mj-status[data-seq]``, the one
+    the browser sends back); ``parts`` maps each name of :data:`FRAME_PARTS`
+    and of the :data:`SUBPARTS` rendered to its HTML.
+    """
+
+    seq: int
+    parts: Mapping[str, str]
+
+    def html(self) -> str:
+        """The whole frame: every part, in order."""
+        return "\n".join(self.parts[name] for name in FRAME_PARTS)
+
+    def changes(self, sent: Mapping[str, str], *, always: bool = False) -> str | None:
+        """The fragments a browser holding ``sent`` needs, or None for none.
+
+        ``sent`` maps fragment names (parts and subparts) to the HTML last
+        sent on the socket (a missing name counts as changed).  When nothing
+        but the render time differs the answer is None (a move this seat
+        cannot see sends nothing, see games.consumers), unless ``always``;
+        otherwise :data:`ALWAYS_SENT` and each changed part, in page order —
+        only its changed :data:`SUBPARTS` when the rest of it is the same.
+        Each is a piece of :meth:`html`, so a partial frame never shows what
+        the whole one would not.
+        """
+        changed = [n for n in FRAME_PARTS if sent.get(n) != self.parts[n]]
+        if not always and set(changed) <= {"status"}:
+            old = sent.get("status")
+            if old is not None and RENDER_TIME.sub("", old) == RENDER_TIME.sub(
+                "", self.parts["status"]
+            ):
+                return None
+        out = []
+        for name in FRAME_PARTS:
+            if name not in changed and name not in ALWAYS_SENT:
+                continue
+            subs = SUBPARTS.get(name, ())
+            if (
+                subs
+                and name in sent
+                and all(s in sent and s in self.parts for s in subs)
+                and _shell(name, self.parts) == _shell(name, sent)
+            ):
+                out += [self.parts[s] for s in subs if sent[s] != self.parts[s]]
+            else:
+                out.append(self.parts[name])
+        return "\n".join(out)
+
+
+def _shell(name: str, fragments: Mapping[str, str]) -> str:
+    """Part ``name`` with each of its subparts cut out (a marker in its place)."""
+    html = fragments[name]
+    for sub in SUBPARTS[name]:
+        html = html.replace(fragments[sub], f"\x00{sub}\x00", 1)
+    return html
+
+
+def seat_frame(
+    table: Table,
+    seat: int,
+    *,
+    user: Any = None,
+    toast: str | None = None,
+    now: float | None = None,
+    hand: Hand | None = None,
+) -> Frame:
+    """Render ``seat``'s frame from one context (:func:`seat_context`).
+
+    Each fragment is its partial of the Jinja2 engine, taken directly (asking
+    each engine in turn cost about a millisecond per frame).  ``hand`` and
+    ``now`` as in :func:`seat_context`.
+    """
+    ctx = seat_context(table, seat, user=user, toast=toast, now=now, hand=hand)
+    parts: dict[str, str] = {}
+    ctx[FRAGMENTS_KEY] = parts  # fragment() leaves the subparts here
+    env = engines["jinja2"]
+    with pinned_language():  # looked up a few hundred times per frame
+        for name in FRAME_PARTS:
+            parts[name] = env.get_template(part_template(name)).render(ctx)
+    return Frame(seq=int(ctx["seq"]), parts=parts)
+
+
+def render_frame(
+    table: Table,
+    seat: int,
+    *,
+    user: Any = None,
+    toast: str | None = None,
+    now: float | None = None,
+    hand: Hand | None = None,
+) -> str:
+    """Render ``seat``'s whole frame (hx-swap-oob fragments) after any event.
+
+    The same HTML as the template ``frame.html``; arguments as
+    :func:`seat_frame`.
+    """
+    return seat_frame(table, seat, user=user, toast=toast, now=now, hand=hand).html()
+
+
+def render_toast(message: str) -> str:
+    """The refusal fragment sent to one browser: ``<div id="toast" ...>``."""
+    return (
+        '<div id="toast" hx-swap-oob="true" role="alert" class="toast">'
+        f"{escape(message)}</div>"
+    )

@@ -1,0 +1,88 @@
+"""What follows a move: the log, the snapshot, settlement, the veil, the
+next due times and the notification (lila's ``Progress``, stored).
+
+Called under the table lock by every service that applied something to a
+hand, in the same transaction as the move.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+
+from games.engine.events import Event
+from games.engine.hand import Hand
+
+from ..models import HandRecord, Table
+from .auto import automated_seat
+from .clock import clock_set
+from .hands import event_to_row, store_hand
+from .notify import notify_table
+from .rows import rows_insert, table_save_changes
+from .veil import update_veil
+
+
+def _dt(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, tz=UTC)
+
+
+def store_progress(
+    *,
+    table: Table,
+    record: HandRecord,
+    hand: Hand,
+    events: list[Event],
+    now: float,
+    reveal: dict[str, Any] | None = None,
+) -> None:
+    """Write ``events``, settle an ended hand, set the deadline, notify."""
+    from .settlement import hand_settle
+
+    rows_insert([event_to_row(record, e) for e in events])
+    store_hand(record, hand)
+    table.seq = hand.seq
+    table.deadline = None
+    if hand.ended:
+        table.veil = None
+        hand_settle(table=table, record=record, hand=hand, now=now)
+    else:
+        update_veil(table, hand, now)  # whoever discarded (games.services.veil)
+        arm_timer(table=table, record=record, hand=hand, now=now)
+        if automated_seat(table=table, hand=hand) is not None:  # paced: go on
+            clock_set(
+                table_id=table.pk,
+                kind="auto_step",
+                at=now + settings.MAHJONG_AUTO_PACE,
+                hand_id=record.pk,
+                seq=hand.seq,
+            )
+    table_save_changes(table)  # the columns this move (and settling) changed
+    notify_table(
+        table.pk,
+        reveal=reveal,
+        hand_id=record.pk,
+        events=[e.to_json() for e in events],
+    )
+
+
+def arm_timer(*, table: Table, record: HandRecord, hand: Hand, now: float) -> None:
+    """Set ``table.deadline`` and the clock's timeout row for this prompt.
+
+    Only a person's prompt times out; the row (one per table, replaced)
+    fires ``MAHJONG_DEADLINE_SLACK`` after the deadline and acts only if the
+    table is still at this ``seq`` (games.services.timers.table_timeout).
+    """
+    s = hand.state
+    humans = [i for i in (0, 1) if s.pending[i] and table.is_human(i)]
+    if hand.ended or not humans or s.deadline is None:
+        return
+    table.deadline = _dt(s.deadline)
+    clock_set(
+        table_id=table.pk,
+        kind="timeout",
+        at=s.deadline + settings.MAHJONG_DEADLINE_SLACK,
+        hand_id=record.pk,
+        seq=hand.seq,
+    )

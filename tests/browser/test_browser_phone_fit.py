@@ -1,0 +1,178 @@
+"""The table fits the screen late in a hand, and the settlement fits a phone.
+
+A fresh tester found (1) on a 390×844 phone late in a hand (wall 35, big
+discard pools, melds) the pools pushed the own hand below the screen while a
+碰/吃 decision was open, and at 1280×800 with four melds the last tiles were
+cut; (2) the English settlement of a staked hand was 402 px wide on a 390 px
+phone.  The page now is the viewport's height: the pools shrink into the room
+left and scroll inside their own box; the settlement's boxes wrap.  Checked on
+the real partials and CSS, laid out like games/table.html.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.presenters.render import FRAME_PARTS
+
+from .test_frame_templates import NO_ACTIONS, context, settlement
+
+pytestmark = pytest.mark.browser
+
+SHOTS = "/tmp/phonefix"
+
+POOL = ["1m", "9p", "7z", "2s", "4z", "8m", "3p", "6s", "1z", "5p", "9s", "2z"] * 2
+
+
+def _page(live: Any, browser: Any, size: tuple[int, int], ctx: dict, lang: str):
+    with translation.override(lang):
+        part = {
+            name: render_to_string(f"games/partials/{name}.html", ctx)
+            for name in FRAME_PARTS
+        }
+    top = part.pop("roomline") + part.pop("commitline")
+    html = (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+        f'<base href="{live.url}/">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="stylesheet" href="static/css/site.css">'
+        '<link rel="stylesheet" href="static/css/table.css"></head>'
+        '<body><main><div class="mj-page"><div class="mj-topbar">'
+        f'<a class="mj-back" href="#">←</a>{top}</div>'
+        f'<div id="mj-root" class="mj-table">{"".join(part.values())}</div>'
+        "</div></main></body></html>"
+    )
+    bctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = bctx.new_page()
+    page.set_content(html, wait_until="load")
+    return bctx, page
+
+
+def late_hand(melds: int, hand: int) -> dict[str, Any]:
+    """A claim window late in a hand: wall 35, 24 discards a side."""
+    kinds = [
+        {"kind": "pung", "tiles": ["1m", "1m", "1m"]},
+        {"kind": "chi", "tiles": ["2m", "3m", "4m"]},
+        {"kind": "kong", "tiles": ["5z", "5z", "5z", "5z"]},
+        {"kind": "pung", "tiles": ["6z", "6z", "6z"]},
+    ]
+    base = context()
+    me = dict(
+        base["me"],
+        tiles=["7m", "8m", "9m", "1p", "2p", "3p", "4s", "5s", "6s", "7s", "8s"][:hand],
+        drawn=None,
+        count=hand,
+        melds=kinds[:melds],
+        discards=POOL[:24],
+        flowers=["1f", "2f"],
+    )
+    opp = dict(
+        base["opponent"],
+        count=7,
+        melds=[
+            {"kind": "pung", "tiles": ["3z", "3z", "3z"]},
+            {"kind": "concealed_kong", "tiles": None},
+        ],
+        discards=POOL[::-1],
+    )
+    actions = dict(
+        NO_ACTIONS,
+        chi=[{"tiles": "789s", "list": ["7s", "8s", "9s"]}],
+        pung=True,
+        **{"pass": True},
+    )
+    return context(
+        phase="claim",
+        my_turn=False,
+        wall_count=35,
+        me=me,
+        opponent=opp,
+        actions=actions,
+        last_discard={"seat": "opponent", "tile": "9s", "index": 23},
+    )
+
+
+FIT = """() => {
+  const vh = window.innerHeight, vw = window.innerWidth;
+  const box = s => { const r = document.querySelector(s).getBoundingClientRect();
+                     return [r.left, r.top, r.right, r.bottom]; };
+  const bottoms = s => [...document.querySelectorAll(s)]
+    .map(b => b.getBoundingClientRect().bottom);
+  const tiles = bottoms('#mj-hand .mj-htile');
+  const acts = bottoms('#mj-actions .mj-act');
+  return {vh, vw, hand: box('#mj-hand'), tiles, acts,
+          scrollH: document.documentElement.scrollHeight,
+          scrollW: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("size", "melds", "hand"),
+    [
+        ((390, 844), 1, 10),
+        ((360, 740), 1, 10),
+        ((1280, 800), 4, 2),
+        ((1280, 800), 1, 10),
+    ],
+)
+def test_late_hand_keeps_own_hand_and_buttons_on_screen(
+    live, browser, size, melds, hand
+):
+    bctx, page = _page(live, browser, size, late_hand(melds, hand), "zh-hans")
+    m = page.evaluate(FIT)
+    page.screenshot(path=f"{SHOTS}/late-{size[0]}x{size[1]}-{melds}m.png")
+    assert len(m["tiles"]) == hand and len(m["acts"]) >= 3
+    assert max(m["tiles"]) <= m["vh"], m
+    assert max(m["acts"]) <= m["vh"], m
+    assert m["hand"][3] <= m["vh"], m
+    assert m["scrollH"] <= m["vh"], m
+    assert m["scrollW"] <= m["vw"], m
+    # every discard is still there, in a box that scrolls if it must
+    n = page.evaluate(
+        "document.querySelectorAll('#mj-center .mj-pool .mj-tile').length"
+    )
+    assert n == 48
+    bctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_english_staked_settlement_fits_a_phone(live, browser, width):
+    me = dict(
+        context()["players"]["me"],
+        nickname="Alexandria",
+        rating=1350,
+        provisional=True,
+        level="Bamboo Master",
+        level_info={
+            "name": "Bamboo Master",
+            "badge": "static/img/favicon.svg",
+            "fraction": 0.4,
+            "next": "Dragon Grandmaster",
+            "to_next": 12_345,
+        },
+    )
+    opp = dict(context()["players"]["opponent"], nickname="Bartholomew the Bot")
+    st = settlement(
+        coins={"me": -1_234_560, "opponent": 1_172_832},
+        skill={"me": -150, "opponent": 150},
+        rating={"me": {"after": 1350, "change": -150}},
+    )
+    ctx = context(
+        phase="ended", my_turn=False, settlement=st, players={"me": me, "opponent": opp}
+    )
+    bctx, page = _page(live, browser, (width, 844), ctx, "en")
+    page.wait_for_selector("[data-testid=rating-change]")
+    page.screenshot(path=f"{SHOTS}/settle-{width}.png")
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('.mj-settle *')]
+             .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
+             .slice(0, 4)
+       .map(e => e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, wide
+    assert wide == []
+    bctx.close()

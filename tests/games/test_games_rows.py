@@ -1,0 +1,162 @@
+"""games.services.rows: a move's writes with statements built once.
+
+They stand in for ``Table.save()``, ``HandSnapshot.save()`` and
+``HandEvent.objects.bulk_create()`` on every move, so they must write what
+those write: every column a move (or the settling that may follow it)
+changes, and only those, in the database's own form.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+from django.db import DatabaseError, transaction
+
+from games.models import HandEvent, HandRecord, Match, Table
+from games.services import table_continue, table_quick_match
+from games.services.hands import fetch_table
+from games.services.rows import row_update, rows_insert, table_save_changes
+from tests.games.driver import apply_move, next_move
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj, *, skip=("id",)) -> dict:
+    return {
+        f.attname: getattr(obj, f.attname)
+        for f in obj._meta.concrete_fields
+        if f.attname not in skip
+    }
+
+
+def _live(alice, bob, room) -> Table:
+    table_quick_match(user=alice, room=room)
+    return table_quick_match(user=bob, room=room)
+
+
+def test_changed_fields_sees_assignments_and_json_changed_in_place(alice, bob, room):
+    table = _live(alice, bob, room)
+    Table.objects.filter(pk=table.pk).update(veil={"kind": "claim", "seat": 0})
+    got = fetch_table(table.pk)
+    assert got is not None and got.changed_fields() == []
+    got.veil["seat"] = 1  # in place
+    got.continue_votes.append(0)  # in place
+    got.seq += 1
+    assert set(got.changed_fields() or ()) == {"veil", "continue_votes", "seq"}
+    orm = Table.objects.get(pk=table.pk)  # the ORM's rows keep their values too
+    assert orm.changed_fields() == []
+    assert Table(room=room, kind="quick").changed_fields() is None  # never read
+
+
+def test_save_changes_round_trips_every_column(alice, bob, room):
+    table = _live(alice, bob, room)
+    other = Match.objects.create(table=table, seat0=bob, seat1=alice)
+    when = datetime(2026, 5, 1, 12, 30, 15, 250000, tzinfo=UTC)
+    with transaction.atomic():
+        got = fetch_table(table.pk, lock=True)
+        assert got is not None
+        new = {
+            "kind": "friend",
+            "status": "settling",
+            "invite_token": "tok-1",
+            "seat0_id": bob.pk,
+            "seat1_id": alice.pk,
+            "bot_level": "normal",
+            "match_id": other.pk,
+            "hand_id": None,
+            "seq": got.seq + 7,
+            "deadline": when,
+            "settle_deadline": when,
+            "continue_votes": [1],
+            "veil": {"kind": "rob", "seat": 1, "at": 3},
+            "away_since": [None, 12.5],
+            "closed_reason": "left",
+            "closed_seat": 1,
+            "created": when,
+        }
+        # every column but the keys and ``updated`` (set by the save)
+        assert set(new) | {"id", "room_id", "updated"} == set(_fields(got, skip=()))
+        for name, value in new.items():
+            setattr(got, name, value)
+        table_save_changes(got)
+        assert got.changed_fields() == []
+    fresh = Table.objects.get(pk=table.pk)
+    assert _fields(fresh) == _fields(got)
+    assert fresh.updated > table.updated
+    assert {k: getattr(fresh, k) for k in new} == new
+
+
+def test_every_move_leaves_the_row_as_the_table_object_says(alice, bob, room):
+    table = _live(alice, bob, room)
+    users = {0: alice, 1: bob}
+    rng = random.Random(3)
+    ended = moves = 0
+    while moves < 400 and ended < 2:
+        move = next_move(table, rng)
+        if move is None:  # the hand ended: settled by the last move
+            ended += 1
+            table.refresh_from_db()
+            for s in (0, 1):
+                table_continue(user=users[s], table_id=table.pk)
+            continue
+        seat, payload = move
+        got = apply_move(table, users[seat], seat, payload)
+        moves += 1
+        fresh = Table.objects.get(pk=table.pk)
+        assert _fields(fresh) == _fields(got), f"after move {moves}: {payload}"
+        snap = HandRecord.objects.get(pk=got.hand_id).snapshot
+        assert (snap.seq, snap.data, snap.events, snap.rob_base) == (
+            got.hand.snapshot.seq,
+            got.hand.snapshot.data,
+            got.hand.snapshot.events,
+            got.hand.snapshot.rob_base,
+        )
+    assert ended >= 1 and moves > 20
+
+
+def test_rows_insert_writes_what_bulk_create_writes(alice, bob, room):
+    table = _live(alice, bob, room)
+    rows = lambda seq: [  # noqa: E731
+        HandEvent(
+            hand_id=table.hand_id,
+            seq=seq + i,
+            kind="draw",
+            seat=i % 2 or None,
+            payload={"tile": "5m", "n": [1, 2]},
+            public=None if i else {"tile": None},
+            visible_to=[0],
+            at=1.25 + i,
+            action=None if i else {"kind": "pass"},
+        )
+        for i in range(3)
+    ]
+    rows_insert(rows(1000))
+    HandEvent.objects.bulk_create(rows(2000))
+    mine = HandEvent.objects.filter(hand=table.hand_id, seq__gte=1000, seq__lt=2000)
+    theirs = HandEvent.objects.filter(hand=table.hand_id, seq__gte=2000)
+    assert [_fields(e, skip=("id", "seq")) for e in mine.order_by("seq")] == [
+        _fields(e, skip=("id", "seq")) for e in theirs.order_by("seq")
+    ]
+    rows_insert([])  # nothing to write
+
+
+def test_row_update_of_a_missing_row_fails(alice, bob, room):
+    table = _live(alice, bob, room)
+    Table.objects.filter(pk=table.pk).delete()
+    with pytest.raises(DatabaseError):
+        row_update(table, ["seq"])
+
+
+def test_no_receiver_listens_to_the_rows_a_move_writes():
+    """games.services.rows writes these rows without ``save()``, so without
+    signals: a receiver (an audit or history library, a cache) added to one
+    of them would silently miss every move — this test says so first."""
+    from django.db.models import signals
+
+    from games.models import HandSnapshot
+
+    for model in (Table, HandEvent, HandSnapshot):
+        for signal in (signals.pre_save, signals.post_save):
+            assert not signal.has_listeners(model), (model.__name__, signal)
