@@ -23,7 +23,9 @@ Efficiency: assignments are enumerated as multisets in kind order and pruned
 with :func:`games.rules.shanten.kinds_below`: a branch is only followed when
 the still unassigned wilds can complete the hand, so only kinds that can
 complete the hand are ever scored (at most a few dozen scorer calls even
-with four wilds).
+with four wilds).  The assignments of a tile multiset are remembered
+(:func:`_assignments`): a bot scores the same tiles as a discard win and as
+a self-drawn win.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from typing import TYPE_CHECKING
 from .errors import InvalidHandError
 from .melds import Meld
 from .scoring import NOT_COMPLETE_RESULT, ScoreResult, score
-from .shanten import kinds_below
+from .shanten import Shape, kinds_below
 from .situation import WinSituation
 from .tiles import NUM_KINDS, Tile, from_counts
 from .waits import waits
@@ -161,6 +163,46 @@ def _allowed(ruleset: RuleSet) -> frozenset[int]:
     return ruleset.kind_indices
 
 
+_AssignKey = tuple[
+    tuple[int, ...], int, int, tuple[int, ...], frozenset[int], frozenset[Shape]
+]
+_assigned: dict[_AssignKey, tuple[tuple[int, ...], ...]] = {}
+_ASSIGNED_BOUND = 1 << 14
+
+
+def _assignments(
+    counts: Sequence[int],
+    wilds: int,
+    melds: int,
+    fixed: Sequence[int],
+    ruleset: RuleSet,
+) -> tuple[tuple[int, ...], ...]:
+    """:func:`wild_assignments` as a tuple, remembered by its arguments.
+
+    The bots score the same 14 tiles several times (won on a discard, then
+    self-drawn; other winds or flags), and the enumeration is most of a
+    score with wilds.  The key holds everything the enumeration reads (the
+    rule set through its kinds and shapes); the memo is cleared when it
+    reaches ``_ASSIGNED_BOUND`` entries.
+    """
+    key = (
+        tuple(counts),
+        wilds,
+        melds,
+        tuple(fixed),
+        ruleset.kind_indices,
+        ruleset.shapes,
+    )
+    got = _assigned.get(key)
+    if got is None:
+        if len(_assigned) >= _ASSIGNED_BOUND:
+            _assigned.clear()
+        got = _assigned[key] = tuple(
+            wild_assignments(counts, wilds, melds=melds, fixed=fixed, ruleset=ruleset)
+        )
+    return got
+
+
 @dataclass(frozen=True, slots=True)
 class WildScore:
     """The best score over the wilds' assignments.
@@ -241,9 +283,7 @@ def score_wild(
     tried = 0
     plain = replace(situation, wild=None)
     as_win: dict[int, WinSituation] = {}  # the situation per winning kind
-    for assign in wild_assignments(
-        counts, wilds, melds=len(melds), fixed=fixed, ruleset=ruleset
-    ):
+    for assign in _assignments(counts, wilds, len(melds), fixed, ruleset):
         full = list(counts)
         for k in assign:
             full[k] += 1
