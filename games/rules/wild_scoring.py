@@ -47,11 +47,12 @@ if TYPE_CHECKING:
 
 WHITE = Tile(31)
 """白板, which stands for the wild kind's own face (seed 002)."""
+_WHITE = WHITE.index  # tiles compared by index: a dataclass __eq__ is slow
 
 
 def face(tile: Tile, wild: Tile) -> Tile:
     """Return the face a non-wild tile is scored as: 白板 → ``wild``, else itself."""
-    if tile == WHITE and wild != WHITE:
+    if tile.index == _WHITE and wild.index != _WHITE:
         return wild
     return tile
 
@@ -95,11 +96,11 @@ def split_wilds(tiles: Sequence[Tile], wild: Tile | None) -> tuple[list[int], in
 
 def meld_faces(melds: Sequence[Meld], wild: Tile) -> list[Meld]:
     """Return ``melds`` with every 白板 read as the wild kind (seed 002)."""
-    if wild == WHITE:
+    if wild.index == _WHITE:
         return list(melds)
     out = []
     for m in melds:
-        if WHITE in m.tiles:
+        if any(t.index == _WHITE for t in m.tiles):
             claimed = face(m.claimed, wild) if m.claimed is not None else None
             out.append(Meld(m.kind, tuple(face(t, wild) for t in m.tiles), claimed))
         else:
@@ -137,18 +138,22 @@ def wild_assignments(
         if left == 0:
             yield ()
             return
-        room = [
-            k
-            for k in range(start, NUM_KINDS)
-            if k in allowed and work[k] + fixed[k] < 4
-        ]
         # complete with the other left - 1 wilds: a deficiency below left;
-        # for the last wild these are the natural hand's waits, which the
-        # per-suit tables give faster than a test per kind (same kinds)
+        # for the last wild these are the natural hand's waits (sorted),
+        # which the per-suit tables give faster than a test per kind (same
+        # kinds)
         if left == 1:
-            completing = set(waits(work, melds=melds, shapes=shapes))
-            fits = [k for k in room if k in completing]
+            fits = [
+                k
+                for k in waits(work, melds=melds, shapes=shapes)
+                if k >= start and k in allowed and work[k] + fixed[k] < 4
+            ]
         else:
+            room = [
+                k
+                for k in range(start, NUM_KINDS)
+                if k in allowed and work[k] + fixed[k] < 4
+            ]
             fits = kinds_below(work, melds, shapes, room, left)
         for k in fits:
             work[k] += 1
@@ -246,8 +251,9 @@ def score_wild(
     wild = situation.wild
     if wild is None or wild.is_flower:
         raise InvalidHandError("score_wild needs situation.wild, a playing tile")
+    wi = wild.index
     for m in melds:
-        if not m.is_concealed and wild in m.tiles:
+        if not m.is_concealed and any(t.index == wi for t in m.tiles):
             raise InvalidHandError(
                 f"{m}: 财神 {wild} cannot be in a claimed meld (seed 002: "
                 "财神不能在游戏过程中出掉或用于吃牌)"
@@ -265,9 +271,10 @@ def score_wild(
             f"with {len(melds)} meld(s) the concealed tiles must be {need - 1}"
             f" (without the winning tile), got {len(concealed)}"
         )
-    win_is_wild = win == wild
+    win_is_wild = win.index == wi
+    win_face = face(win, wild).index
     if not win_is_wild:
-        natural = counts[face(win, wild).index]  # the winning tile included
+        natural = counts[win_face]  # the winning tile included
         if situation.kong and not situation.self_drawn and natural > 1:
             raise InvalidHandError(
                 "抢杠和 (kong, not self_drawn): the robbed tile cannot be held as well"
@@ -287,7 +294,7 @@ def score_wild(
         full = list(counts)
         for k in assign:
             full[k] += 1
-        options = sorted(set(assign)) if win_is_wild else [face(win, wild).index]
+        options = sorted(set(assign)) if win_is_wild else [win_face]
         for wk in options:
             full[wk] -= 1
             standing = from_counts(full)
