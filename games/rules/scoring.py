@@ -286,8 +286,7 @@ def _candidates(
     return out
 
 
-def _result(ruleset: RuleSet, cand: _Candidate) -> ScoreResult:
-    ctx, _, outcome = cand
+def _result(ruleset: RuleSet, ctx: ScoringContext, outcome: Outcome) -> ScoreResult:
     minimum = outcome.minimum
     error = None
     if minimum < ruleset.min_fan:
@@ -348,17 +347,21 @@ def score(
             outside 1z–4z, or flags the tiles contradict (杠上开花 without a
             kong, 抢杠和 of a held tile, 和绝张 with a copy in hand).
     """
-    cands = _candidates(concealed, melds, situation, ruleset)
-    if not cands:
+    # _candidates without the list: the first split of the highest total.
+    hand, sig = _prepare(concealed, melds, situation)
+    fans = ruleset.fans
+    plan = _plan(fans)
+    best: ScoringContext | None = None
+    top: Outcome | None = None
+    for d in split_hand(hand.concealed, sig, ruleset.shapes):
+        ctx = ScoringContext(hand, d)
+        outcome = _evaluate(ctx, fans, plan)[1]
+        if top is None or outcome.total > top.total:
+            best = ctx
+            top = outcome
+    if best is None or top is None:
         return NOT_COMPLETE_RESULT
-    best = cands[0]
-    if len(cands) > 1:
-        top = best[2].total
-        for c in cands[1:]:
-            if c[2].total > top:
-                best = c
-                top = c[2].total
-    return _result(ruleset, best)
+    return _result(ruleset, best, top)
 
 
 NOT_COMPLETE_RESULT = ScoreResult(
@@ -383,5 +386,6 @@ def score_all(
     in decomposition order; empty when the hand is not complete.
     """
     return [
-        _result(ruleset, c) for c in _candidates(concealed, melds, situation, ruleset)
+        _result(ruleset, ctx, outcome)
+        for ctx, _, outcome in _candidates(concealed, melds, situation, ruleset)
     ]

@@ -445,10 +445,14 @@ def _evaluate(
     if plan is None:
         plan = _plan(fans)
     feats = _split_features(ctx) | ctx.hand.features
-    mask, entries, rare, rare_mask = plan.stage(ctx.shape)
+    shape = ctx.shape
+    calls = plan.calls.get(shape)  # plan.stage(shape), read directly
+    if calls is None:
+        calls = plan.stage(shape)
+    mask, entries, rare, rare_mask = calls
     entry = entries.get(feats & mask)
     if entry is None:
-        entry = plan.entry(ctx.shape, feats & mask)
+        entry = plan.entry(shape, feats & mask)
     found, exact, plain, batched = entry
     exacts = [exact]
     hits: list[tuple[int, int]] = []
