@@ -256,6 +256,12 @@ def _table_request(request: HttpRequest, table_id: int, kind: str) -> HttpRespon
     try:
         result = TABLE_REQUESTS[kind](user=signed_in_user(request), table_id=table.pk)
     except TableError as exc:
+        table.refresh_from_db(fields=["status"])
+        if table.status == Table.Status.CLOSED:
+            # The settlement countdown ran out as 继续 was pressed: the page is
+            # on its way to the lobby, where a toast of the table page has no
+            # place (tester: htmx:oobErrorNoTarget); the lobby shows the reason.
+            return _refuse(request, exc, reverse("games:lobby"))
         if getattr(request, "htmx", False):
             return HttpResponse(
                 presenters.render_toast(str(exc)),

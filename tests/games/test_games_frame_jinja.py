@@ -164,3 +164,22 @@ def test_a_remembered_plate_is_the_macro_s_html_in_each_language():
     changed = dict(p, ready=False)
     with translation.override("en"), pinned_language():
         assert env.globals["plate"](changed) == macro(changed) != seen["en"]
+
+
+def test_a_provisional_rating_on_the_plate_says_what_the_question_mark_means():
+    """A tester saw "1174?" at the table with nothing saying why: the plate's
+    "?" now carries the reason, in each language; a settled rating has none."""
+    from mahjong_site.language import pinned_language
+
+    plate = engines["jinja2"].env.globals["plate"]
+    p = {"seat": 0, "nickname": "amy", "skill": 1174, "provisional": True}
+    with translation.override("zh-hans"), pinned_language():
+        zh = plate(p)
+        settled = plate(dict(p, provisional=False))
+    with translation.override("en"), pinned_language():
+        en = plate(p)
+    assert 'title="等级分 · 临时分：对局还不够多"' in zh
+    mark = '<span class="provisional" data-testid="plate-provisional">?</span>'
+    assert "1174" + mark in zh
+    assert 'title="Rating · Provisional: not enough hands yet"' in en
+    assert "plate-provisional" not in settled and 'title="等级分"' in settled

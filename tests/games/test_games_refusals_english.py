@@ -139,3 +139,27 @@ def test_engine_refusals_are_translated_by_their_type():
     with translation.override("en"):
         assert refusal_message(RequestError("序号 seq", BAD_SEQ)) == str(BAD_SEQ)
         assert not CJK.search(str(BAD_SEQ))
+
+
+@pytest.mark.django_db
+def test_continue_after_the_table_closed_goes_to_the_lobby_with_the_reason(
+    client, room, alice, bob
+):
+    """Tester: 继续 pressed as the settlement countdown ran out lost its
+    refusal (the page was leaving for the lobby, the table's toast had no
+    target).  A refusal on a closed table now goes to the lobby and says it
+    there; a refusal on a live table stays a toast on the table page."""
+    from django.urls import reverse
+
+    table_quick_match(user=alice, room=room)
+    table = table_quick_match(user=bob, room=room)
+    client.force_login(alice)
+    live = client.post(f"/table/{table.pk}/continue/", HTTP_HX_REQUEST="true")
+    assert live.status_code == 200 and "HX-Redirect" not in live
+    assert 'id="toast"' in live.content.decode()
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.CLOSED)
+    closed = client.post(f"/table/{table.pk}/continue/", HTTP_HX_REQUEST="true")
+    assert closed.status_code == 204
+    assert closed["HX-Redirect"] == reverse("games:lobby")
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    assert "牌桌已解散，请回大厅或分组" in lobby
