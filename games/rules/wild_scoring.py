@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .errors import InvalidHandError
@@ -130,8 +131,19 @@ def wild_assignments(
 
     With ``wilds == 0`` the empty assignment is yielded without a check.
     """
-    allowed = _allowed(ruleset)
-    shapes = ruleset.shapes
+    return _enumerate(counts, wilds, melds, fixed, ruleset.kind_indices, ruleset.shapes)
+
+
+def _enumerate(
+    counts: Sequence[int],
+    wilds: int,
+    melds: int,
+    fixed: Sequence[int],
+    allowed: frozenset[int],
+    shapes: frozenset[Shape],
+) -> Iterator[tuple[int, ...]]:
+    """:func:`wild_assignments` with the rule set read as the kinds a wild
+    may stand for (``allowed``) and its ``shapes``."""
     work = list(counts)
 
     def rec(start: int, left: int) -> Iterator[tuple[int, ...]]:
@@ -164,48 +176,23 @@ def wild_assignments(
     yield from rec(0, wilds)
 
 
-def _allowed(ruleset: RuleSet) -> frozenset[int]:
-    return ruleset.kind_indices
-
-
-_AssignKey = tuple[
-    tuple[int, ...], int, int, tuple[int, ...], frozenset[int], frozenset[Shape]
-]
-_assigned: dict[_AssignKey, tuple[tuple[int, ...], ...]] = {}
-_ASSIGNED_BOUND = 1 << 14
-
-
+@lru_cache(maxsize=1 << 14)
 def _assignments(
-    counts: Sequence[int],
+    counts: tuple[int, ...],
     wilds: int,
     melds: int,
-    fixed: Sequence[int],
-    ruleset: RuleSet,
+    fixed: tuple[int, ...],
+    allowed: frozenset[int],
+    shapes: frozenset[Shape],
 ) -> tuple[tuple[int, ...], ...]:
-    """:func:`wild_assignments` as a tuple, remembered by its arguments.
+    """:func:`_enumerate` as a tuple, kept for the last 16,384 hands asked.
 
     The bots score the same 14 tiles several times (won on a discard, then
     self-drawn; other winds or flags), and the enumeration is most of a
-    score with wilds.  The key holds everything the enumeration reads (the
-    rule set through its kinds and shapes); the memo is cleared when it
-    reaches ``_ASSIGNED_BOUND`` entries.
+    score with wilds.  The arguments are everything the enumeration reads
+    (the rule set as its kinds and shapes, which are hashable).
     """
-    key = (
-        tuple(counts),
-        wilds,
-        melds,
-        tuple(fixed),
-        ruleset.kind_indices,
-        ruleset.shapes,
-    )
-    got = _assigned.get(key)
-    if got is None:
-        if len(_assigned) >= _ASSIGNED_BOUND:
-            _assigned.clear()
-        got = _assigned[key] = tuple(
-            wild_assignments(counts, wilds, melds=melds, fixed=fixed, ruleset=ruleset)
-        )
-    return got
+    return tuple(_enumerate(counts, wilds, melds, fixed, allowed, shapes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +277,15 @@ def score_wild(
     tried = 0
     plain = replace(situation, wild=None)
     as_win: dict[int, WinSituation] = {}  # the situation per winning kind
-    for assign in _assignments(counts, wilds, len(melds), fixed, ruleset):
+    assignments = _assignments(
+        tuple(counts),
+        wilds,
+        len(melds),
+        tuple(fixed),
+        ruleset.kind_indices,
+        ruleset.shapes,
+    )
+    for assign in assignments:
         full = list(counts)
         for k in assign:
             full[k] += 1
