@@ -23,9 +23,9 @@ Efficiency: assignments are enumerated as multisets in kind order and pruned
 with :func:`games.rules.shanten.kinds_below`: a branch is only followed when
 the still unassigned wilds can complete the hand, so only kinds that can
 complete the hand are ever scored (at most a few dozen scorer calls even
-with four wilds).  The assignments of a tile multiset are remembered
-(:func:`_assignments`): a bot scores the same tiles as a discard win and as
-a self-drawn win.
+with four wilds).  The assignments of a tile multiset, each with the
+standing tiles it leaves, are remembered (:func:`_readings`): a bot scores
+the same tiles as a discard win and as a self-drawn win.
 """
 
 from __future__ import annotations
@@ -176,23 +176,42 @@ def _enumerate(
     yield from rec(0, wilds)
 
 
+_Reading = tuple[tuple[int, ...], int, tuple[Tile, ...]]
+"""One way to score a hand with wilds: the assignment, the winning tile's
+kind and the standing tiles (without the winning tile) it leaves."""
+
+
 @lru_cache(maxsize=1 << 14)
-def _assignments(
+def _readings(
     counts: tuple[int, ...],
     wilds: int,
     melds: int,
     fixed: tuple[int, ...],
     allowed: frozenset[int],
     shapes: frozenset[Shape],
-) -> tuple[tuple[int, ...], ...]:
-    """:func:`_enumerate` as a tuple, kept for the last 16,384 hands asked.
+    win: int,
+) -> tuple[_Reading, ...]:
+    """Every reading of a hand to score, kept for the last 16,384 hands.
 
-    The bots score the same 14 tiles several times (won on a discard, then
-    self-drawn; other winds or flags), and the enumeration is most of a
-    score with wilds.  The arguments are everything the enumeration reads
-    (the rule set as its kinds and shapes, which are hashable).
+    The assignments of :func:`_enumerate`, in order; with each, the kind
+    the winning tile is scored as — ``win`` (its face), or when ``win`` is
+    -1 (the winning tile is a wild) each kind of the assignment in turn —
+    and the standing tiles left.  The bots score the same 14 tiles several
+    times (won on a discard, then self-drawn; other winds or flags), and the
+    enumeration is most of a score with wilds.  The arguments are everything
+    the readings depend on (the rule set as its kinds and shapes, which are
+    hashable).
     """
-    return tuple(_enumerate(counts, wilds, melds, fixed, allowed, shapes))
+    out: list[_Reading] = []
+    for assign in _enumerate(counts, wilds, melds, fixed, allowed, shapes):
+        full = list(counts)
+        for k in assign:
+            full[k] += 1
+        for wk in sorted(set(assign)) if win < 0 else (win,):
+            full[wk] -= 1
+            out.append((assign, wk, tuple(from_counts(full))))
+            full[wk] += 1
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,53 +296,46 @@ def score_wild(
     tried = 0
     plain = replace(situation, wild=None)
     as_win: dict[int, WinSituation] = {}  # the situation per winning kind
-    assignments = _assignments(
+    readings = _readings(
         tuple(counts),
         wilds,
         len(melds),
         tuple(fixed),
         ruleset.kind_indices,
         ruleset.shapes,
+        -1 if win_is_wild else win_face,
     )
-    for assign in assignments:
-        full = list(counts)
-        for k in assign:
-            full[k] += 1
-        options = sorted(set(assign)) if win_is_wild else [win_face]
-        for wk in options:
-            full[wk] -= 1
-            standing = from_counts(full)
-            full[wk] += 1
-            sit = as_win.get(wk)
-            if sit is None:
-                sit = as_win[wk] = (
-                    plain
-                    if plain.win_tile.index == wk
-                    else replace(plain, win_tile=Tile.from_index(wk))
-                )
-            tried += 1
+    for assign, wk, standing in readings:
+        sit = as_win.get(wk)
+        if sit is None:
+            sit = as_win[wk] = (
+                plain
+                if plain.win_tile.index == wk
+                else replace(plain, win_tile=Tile.from_index(wk))
+            )
+        tried += 1
+        try:
+            res = score(standing, faced, sit, ruleset)
+        except InvalidHandError as exc:
+            first_error = first_error or exc
+            robbed = sit.kong and not sit.self_drawn
+            if wk not in assign or not (robbed or sit.last_tile):
+                continue
+            # A wild read as the robbed / last kind is a fifth copy: 抢杠和
+            # and 和绝张 presuppose all four natural copies accounted for,
+            # so this reading scores without them (RULES.md, liangren).
+            sit = replace(
+                sit,
+                last_tile=False,
+                kong=sit.kong and sit.self_drawn,
+            )
             try:
                 res = score(standing, faced, sit, ruleset)
-            except InvalidHandError as exc:
-                first_error = first_error or exc
-                robbed = sit.kong and not sit.self_drawn
-                if wk not in assign or not (robbed or sit.last_tile):
-                    continue
-                # A wild read as the robbed / last kind is a fifth copy: 抢杠和
-                # and 和绝张 presuppose all four natural copies accounted for,
-                # so this reading scores without them (RULES.md, liangren).
-                sit = replace(
-                    sit,
-                    last_tile=False,
-                    kong=sit.kong and sit.self_drawn,
-                )
-                try:
-                    res = score(standing, faced, sit, ruleset)
-                except InvalidHandError:
-                    continue
-            if best is None or (res.win, res.total) > (best.win, best.total):
-                best = res
-                best_assign = tuple(Tile.from_index(k) for k in assign)
+            except InvalidHandError:
+                continue
+        if best is None or (res.win, res.total) > (best.win, best.total):
+            best = res
+            best_assign = tuple(Tile.from_index(k) for k in assign)
     if best is None:
         if first_error is not None:
             raise first_error
