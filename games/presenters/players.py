@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from typing import Any
 
+from cachetools import LRUCache, TTLCache
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext
@@ -20,10 +20,17 @@ from games.models import HandRecord, Table
 
 from .seats import WIND_ZH
 
-_LEVELS: tuple[float, list[tuple[int, str, str]]] = (0.0, [])
-
-
 LEVELS_TTL = 60.0
+"""Seconds a process keeps the level scheme before reading it again."""
+
+# Bound: one entry (the active scheme's levels: min points, name, badge URL)
+# for LEVELS_TTL seconds.  Why: every plate of every frame places a player
+# on the scheme, which changes rarely.  A lock: Daphne renders frames from
+# several sync threads, and cachetools' caches are not thread-safe.
+_LEVELS: TTLCache[str, list[tuple[int, str, str]]] = TTLCache(
+    maxsize=1, ttl=LEVELS_TTL, timer=time.monotonic
+)
+_LEVELS_LOCK = threading.Lock()
 
 
 def level_info(points: int) -> dict[str, Any] | None:
@@ -39,9 +46,9 @@ def level_info(points: int) -> dict[str, Any] | None:
 
     from accounts.badges import badge_path
 
-    global _LEVELS
-    fetched, levels = _LEVELS
-    if time.monotonic() - fetched > LEVELS_TTL:
+    with _LEVELS_LOCK:
+        levels = _LEVELS.get("levels")
+    if levels is None:
         scheme = level_scheme_active()
         levels = (
             [
@@ -51,7 +58,8 @@ def level_info(points: int) -> dict[str, Any] | None:
             if scheme
             else []
         )
-        _LEVELS = (time.monotonic(), levels)
+        with _LEVELS_LOCK:
+            _LEVELS["levels"] = levels
     if not levels:
         return None
     i = 0
@@ -73,12 +81,11 @@ def level_info(points: int) -> dict[str, Any] | None:
     }
 
 
-_PROFILES: OrderedDict[tuple[Any, ...], dict[int, Profile]] = OrderedDict()
-
-
-_PROFILES_SIZE = 4096
-
-
+# Bound: 4,096 live tables' seat profiles (per process).  Why: without it
+# every frame reads both profiles with their ratings (a query per frame).
+# A lock: Daphne renders frames from several sync threads, and cachetools'
+# caches are not thread-safe.
+_PROFILES: LRUCache[tuple[Any, ...], dict[int, Profile]] = LRUCache(maxsize=4096)
 _PROFILES_LOCK = threading.Lock()
 
 
@@ -104,9 +111,8 @@ def seat_profiles(table: Table) -> dict[int, Profile]:
     if live:
         with _PROFILES_LOCK:
             cached = _PROFILES.get(key)
-            if cached is not None:
-                _PROFILES.move_to_end(key)
-                return cached
+        if cached is not None:
+            return cached
     from leaderboard.models import OVERALL, PlayerStats
 
     ids = [u for u in (table.seat0_id, table.seat1_id) if u is not None]
@@ -121,18 +127,16 @@ def seat_profiles(table: Table) -> dict[int, Profile]:
     if live:
         with _PROFILES_LOCK:
             _PROFILES[key] = found
-            while len(_PROFILES) > _PROFILES_SIZE:
-                _PROFILES.popitem(last=False)
     return found
 
 
 def clear_profile_cache() -> None:
     """Forget the per-process copies of profiles and of the level scheme
     (tests; after a bulk change): the next frame reads both again."""
-    global _LEVELS
     with _PROFILES_LOCK:
         _PROFILES.clear()
-    _LEVELS = (-LEVELS_TTL - 1.0, [])
+    with _LEVELS_LOCK:
+        _LEVELS.clear()
 
 
 def player(

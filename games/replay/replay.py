@@ -16,10 +16,11 @@ viewer asks for one step at a time.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from cachetools import LRUCache
 
 from games.engine.actions import Action, AutoPlay, Timeout
 from games.engine.review import action_key
@@ -138,10 +139,15 @@ def build_replay(hf: HandFile) -> Replay:
     return replay
 
 
-_CACHE: OrderedDict[Any, Replay] = OrderedDict()
-_LOCK = threading.Lock()
 CACHE_SIZE = 32
 """Replays kept per process (a long hand's steps take about 1 MB)."""
+
+# Bound: CACHE_SIZE replays.  Why: the replay page asks for every step of a
+# hand while a reader steps through it, and building one replays the whole
+# log through the engine.  A lock: views run in several threads, and
+# cachetools' caches are not thread-safe.
+_CACHE: LRUCache[Any, Replay] = LRUCache(maxsize=CACHE_SIZE)
+_LOCK = threading.Lock()
 
 
 def cached_replay(key: Any, make: Callable[[], HandFile]) -> Replay:
@@ -152,14 +158,11 @@ def cached_replay(key: Any, make: Callable[[], HandFile]) -> Replay:
     """
     with _LOCK:
         got = _CACHE.get(key)
-        if got is not None:
-            _CACHE.move_to_end(key)
-            return got
+    if got is not None:
+        return got
     replay = build_replay(make())
     with _LOCK:
         _CACHE[key] = replay
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
     return replay
 
 
