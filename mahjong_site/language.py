@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import Any
 
 from django.core.signals import setting_changed
@@ -24,9 +25,6 @@ from django.utils import translation
 _PINNED: ContextVar[tuple[str | None] | None] = ContextVar(
     "pinned_language", default=None
 )
-
-_TRANSLATED: dict[tuple[str | None, str], str] = {}
-_TRANSLATED_MAX = 4096
 
 
 def current_language() -> str | None:
@@ -52,25 +50,30 @@ def pinned_language(lang: str | None = None) -> Iterator[str | None]:
         _PINNED.reset(token)
 
 
+# Bound: 4,096 (language, msgid) pairs, about twice what the two languages'
+# fixed template strings need.  Why: a frame makes a hundred or so ``_()``
+# calls, and a remembered answer costs about 1 µs less than Django's
+# ``gettext`` (asgiref's ``Local`` and the catalog lookup; thread CPU time).
+# lru_cache locks its own bookkeeping, so Daphne's sync threads may share it.
+@lru_cache(maxsize=4096)
+def _translated(language: str | None, message: str) -> str:
+    # ``language`` is the key only: the caller's active language is it
+    # (current_language), so Django's answer is the one for ``language``
+    return translation.gettext(message)
+
+
 def cached_gettext(message: str) -> str:
     """Django's ``gettext``, remembered per (language, message).
 
     Catalogs are loaded once per process anyway; the memory is cleared when
     translation settings change (tests).  Only for fixed msgids (template
-    strings), never for user input.
+    strings), never for user input: the memory is bounded, but user text
+    would push the template strings out.
     """
-    key = (current_language(), message)
-    try:
-        return _TRANSLATED[key]
-    except KeyError:
-        pass
-    if len(_TRANSLATED) >= _TRANSLATED_MAX:
-        _TRANSLATED.clear()
-    text = _TRANSLATED[key] = translation.gettext(message)
-    return text
+    return _translated(current_language(), message)
 
 
 @receiver(setting_changed)
 def _forget_translations(*, setting: str, **kwargs: Any) -> None:
     if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
-        _TRANSLATED.clear()
+        _translated.cache_clear()

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
-from django.db import connection
+from django.db import connection, connections
 from django.db.models import Field, Model
 from django.db.models.expressions import Col
 
@@ -269,22 +270,25 @@ _JOINED: tuple[tuple[str, type[Model]], ...] = (
 
 _Converter = tuple[Callable[[Any, Any, Any], Any], Col]
 _Plan = tuple[str, list[tuple[type[Model], list[str], list[list[_Converter]]]]]
-_PLANS: dict[tuple[str, str, bool], _Plan] = {}
 
 
-def _plan(lock: bool) -> _Plan:
-    """The statement of :func:`fetch_table` and how to read its columns.
+# Bound: 8 plans, two (with and without the lock) per database alias.  Why:
+# building one costs about 250 µs of CPU (every field's converters), and a
+# move reads about three tables (its own and each seat's frame), so about
+# 0.75 ms per move; a remembered plan, about 3 µs.  lru_cache locks its own
+# bookkeeping (two threads may build the same plan once each: harmless).
+@lru_cache(maxsize=8)
+def _plan(using: str, lock: bool) -> _Plan:
+    """The statement of :func:`fetch_table` on database ``using`` and how to
+    read its columns.
 
-    Built once per connection vendor from the models' concrete fields (so a
-    field added to a model is read without touching this), with each
-    field's converters as the ORM applies them to a selected column
-    (the backend's, then the field's ``from_db_value``).
+    Built from the models' concrete fields (so a field added to a model is
+    read without touching this), with each field's converters as the ORM
+    applies them to a selected column (the backend's, then the field's
+    ``from_db_value``).
     """
-    key = (connection.alias, connection.vendor, lock)
-    plan = _PLANS.get(key)
-    if plan is not None:
-        return plan
-    qn = connection.ops.quote_name
+    db = connections[using]
+    qn = db.ops.quote_name
     columns: list[str] = []
     readers: list[tuple[type[Model], list[str], list[list[_Converter]]]] = []
     for alias, model in _JOINED:
@@ -297,8 +301,7 @@ def _plan(lock: bool) -> _Plan:
             converters.append(
                 [
                     (conv, col)
-                    for conv in connection.ops.get_db_converters(col)
-                    + f.get_db_converters(connection)
+                    for conv in db.ops.get_db_converters(col) + f.get_db_converters(db)
                 ]
             )
         readers.append((model, [f.attname for f in fields], converters))
@@ -321,13 +324,11 @@ def _plan(lock: bool) -> _Plan:
         f" ON s.{fk(HandSnapshot, 'hand')} = h.{pk(HandRecord)}"
         f" WHERE t.{pk(Table)} = %s"
     )
-    features = connection.features
+    features = db.features
     if lock and features.has_select_for_update:
         of = " OF t" if features.has_select_for_update_of else ""
         sql += f" FOR UPDATE{of}"
-    plan = (sql, readers)
-    _PLANS[key] = plan
-    return plan
+    return (sql, readers)
 
 
 def fetch_table(table_id: int, *, lock: bool = False) -> Table | None:
@@ -345,7 +346,7 @@ def fetch_table(table_id: int, *, lock: bool = False) -> Table | None:
     ``tests/games/test_games_fetch_table.py`` compares every field with the
     ORM's answer, so a Django upgrade that changes either fails there.
     """
-    sql, readers = _plan(lock)
+    sql, readers = _plan(connection.alias, lock)
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id])
         row = cursor.fetchone()

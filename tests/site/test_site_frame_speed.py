@@ -56,9 +56,9 @@ def test_cached_gettext_matches_django_per_language():
 def test_cached_gettext_forgets_when_translation_settings_change():
     with translation.override("en"):
         language.cached_gettext("托管")
-        assert language._TRANSLATED
+        assert language._translated.cache_info().currsize
         with override_settings(LANGUAGE_CODE="en"):
-            assert not language._TRANSLATED
+            assert not language._translated.cache_info().currsize
 
 
 def _reference_env() -> jinja2.Environment:
