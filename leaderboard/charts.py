@@ -120,6 +120,43 @@ def rating_chart(
     return _inline(chart.render(is_unicode=True), testid="rating-chart", title=title)
 
 
+_BAR_STYLE = Style(**{**_STYLE.to_dict(), "value_colors": ("#ffffff",)})
+"""Bar values are printed inside the felt-green bars: white, not ink."""
+_WIDE_EXTRA = 9
+"""Extra label-column width per CJK character (viewBox units) beyond what
+pygal reserves for a character at ``label_font_size`` 17."""
+_LABEL_CHARS = 18
+"""Longer fan names (English) are cut to this many characters with "…"."""
+
+
+def _wide(text: str) -> int:
+    """How many characters of ``text`` are CJK (drawn about 1 em wide)."""
+    return sum(1 for ch in text if ord(ch) >= 0x2E80)
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= _LABEL_CHARS else name[: _LABEL_CHARS - 1] + "…"
+
+
+def count_ticks(top: int) -> list[int]:
+    """Whole-number ticks from 0 for an axis of counts up to ``top``.
+
+    At most six ticks, a step of 1, 2 or 5 times a power of ten, the last
+    tick at or above ``top`` (``count_ticks(3)`` → ``[0, 1, 2, 3]``,
+    ``count_ticks(37)`` → ``[0, 10, 20, 30, 40]``).  A count axis has no
+    fractions (pygal's own ticks went 0, 0.2, 0.4 … for counts up to 3).
+    """
+    top = max(1, int(top))
+    scale = 1
+    while True:
+        for mult in (1, 2, 5):
+            step = mult * scale
+            if top <= step * 5:
+                last = -(-top // step) * step
+                return list(range(0, last + 1, step))
+        scale *= 10
+
+
 def fan_chart(
     *, fans: Sequence[tuple[str, int]], title: str, series: str, no_data: str
 ) -> SafeString:
@@ -129,8 +166,9 @@ def fan_chart(
     ``<svg data-testid="fan-chart">``.
     """
     shown = list(fans)[::-1]  # pygal draws the first bar at the bottom
+    names = [_short(name) for name, _n in shown]
     chart = pygal.HorizontalBar(
-        style=_STYLE if shown else _EMPTY_STYLE,
+        style=_BAR_STYLE if shown else _EMPTY_STYLE,
         js=[],
         disable_xml_declaration=True,
         explicit_size=False,
@@ -139,11 +177,16 @@ def fan_chart(
         show_legend=False,
         print_values=True,
         margin=8,
+        # pygal sizes the label column for Latin letters; a CJK character
+        # is about twice as wide, so the names' first characters were cut
+        margin_left=8 + _WIDE_EXTRA * max((_wide(n) for n in names), default=0),
         no_data_text=no_data,
         truncate_label=-1,
+        show_x_guides=False,
         show_y_guides=False,
     )
-    chart.x_labels = [name for name, _n in shown]
+    chart.x_labels = names
+    chart.y_labels = count_ticks(max((n for _name, n in shown), default=0))
     chart.add(series, [n for _name, n in shown])
     if not shown:
         _hide_axes(chart)

@@ -148,3 +148,33 @@ def test_a_new_player_plays_the_bot_and_finds_themselves_on_the_boards(live, bro
     assert errors2 == []
     ctx.close()
     phone.close()
+
+
+@pytest.mark.parametrize("width", [300, 440])
+def test_fan_chart_names_are_not_cut_at_the_left_edge(browser, width):
+    """Tester's fault: on a player page the fan names' first characters were
+    cut off at the chart's left edge (pygal sized the label column for Latin
+    letters).  The chart as the page inlines it, drawn by Chromium."""
+    from leaderboard.charts import fan_chart
+
+    svg = fan_chart(
+        fans=[("幺九刻", 3), ("加番牌", 2), ("十三幺", 1), ("清一色", 1)],
+        title="t",
+        series="s",
+        no_data="x",
+    )
+    ctx, page, errors = _page(browser, {"width": 500, "height": 600})
+    page.set_content(f'<div style="width:{width}px">{svg}</div>')
+    names, cut = page.eval_on_selector(
+        "svg[data-testid=fan-chart]",
+        """svg => { const box = svg.getBoundingClientRect();
+          // a horizontal bar chart: pygal's "axis y" carries the names
+          const names = [...svg.querySelectorAll('.axis.y .guides text')];
+          return [names.map(t => t.textContent), names
+            .filter(t => t.getBoundingClientRect().left < box.left - 0.5)
+            .map(t => t.textContent)]; }""",
+    )
+    ctx.close()
+    assert sorted(names) == sorted(["幺九刻", "加番牌", "十三幺", "清一色"])
+    assert cut == []
+    assert errors == []

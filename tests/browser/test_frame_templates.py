@@ -6,6 +6,8 @@ real presenter's frame for a real bot table.
 
 from __future__ import annotations
 
+import re
+
 import json
 from html.parser import HTMLParser
 from typing import Any
@@ -473,6 +475,14 @@ def test_english_frame():
         )
     assert "Continue" in html and "Total fan" in html
     assert 'alt="1 Characters"' in html or "1 Characters" in html
+    # tester's fault: 番种 and 番数 both read "Fan" in the fan table's head
+    head = re.search(r'<table class="mj-fans".*?<thead>(.*?)</thead>', html, re.S)
+    assert head is not None
+    assert re.findall(r"<th[^>]*>([^<]*)</th>", head.group(1)) == [
+        "Fan",
+        "Points",
+        "Times",
+    ]
 
 
 @pytest.mark.django_db

@@ -124,6 +124,47 @@ def test_an_empty_chart_says_so_in_a_line_of_text():
     assert 'viewBox="0 0 400 140"' in full
 
 
+@pytest.mark.parametrize(
+    ("top", "ticks"),
+    [
+        (0, [0, 1]),
+        (1, [0, 1]),
+        (3, [0, 1, 2, 3]),
+        (5, [0, 1, 2, 3, 4, 5]),
+        (6, [0, 2, 4, 6]),
+        (11, [0, 5, 10, 15]),
+        (37, [0, 10, 20, 30, 40]),
+        (1234, [0, 500, 1000, 1500]),
+    ],
+)
+def test_count_ticks_are_whole_numbers(top, ticks):
+    from leaderboard.charts import count_ticks
+
+    assert count_ticks(top) == ticks
+
+
+def test_fan_chart_counts_and_labels_read_cleanly():
+    """Tester's fault: ticks went 0, 0.2, 0.4 … 3 and ran together, bar values
+    were ink on felt green, long (English) names pushed the bars aside."""
+    from leaderboard.charts import fan_chart
+
+    svg = str(
+        fan_chart(
+            fans=[("Pung of Terminals or Honors", 3), ("幺九刻", 2), ("平和", 1)],
+            title="t",
+            series="s",
+            no_data="x",
+        )
+    )
+    # a horizontal bar chart: pygal's "axis x" carries the counts
+    ticks = re.findall(r"<text[^>]*>([^<]*)</text>", svg.split('class="axis x', 1)[1])
+    assert ticks[:4] == ["0", "1", "2", "3"]
+    assert not [t for t in ticks if "." in t]
+    assert "fill:#ffffff" in svg.split("</style>", 1)[0]
+    assert "Pung of Terminals…" in svg and "Pung of Terminals or Honors<" not in svg
+    assert "幺九刻" in svg
+
+
 @pytest.mark.parametrize(("n", "words"), [(1, "1 rated hand<"), (3, "3 rated hands<")])
 def test_english_rated_hands_agree_with_their_number(client, n, words):
     """Tester fault: a new player's page read "Deviation ±332 · 1 rated hands"."""
