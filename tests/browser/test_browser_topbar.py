@@ -65,9 +65,7 @@ def test_phone_top_bar_shows_the_whole_room_name_and_report(browser, live):
         ctx.close()
 
 
-def test_report_shows_once_the_first_hand_is_dealt_and_offers_the_form(
-    browser, live
-):
+def test_report_shows_once_the_first_hand_is_dealt_and_offers_the_form(browser, live):
     """Opened while waiting for an opponent, 举报 said there was nothing to
     report and, loaded once, kept saying so for the whole hand: the top bar
     is rendered with the page, not by the frames.  Tester's finding since:

@@ -6,9 +6,8 @@ real presenter's frame for a real bot table.
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 from html.parser import HTMLParser
 from typing import Any
 
