@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import InvalidHandError, NotationError
+from .errors import InvalidHandError, NotationError, NotationProblem
 from .melds import Meld, MeldKind
 from .tiles import Tile, format_tiles, parse_tiles
 
@@ -101,6 +101,16 @@ def _meld(body: str, concealed_kong: bool, text: str, start: int) -> Meld:
         raise InvalidHandError(f"[{body}]: {exc}") from None
 
 
+_AFTER_FLOWERS = {
+    "[": NotationProblem.MELD_AFTER_FLOWERS,
+    "]": NotationProblem.STRAY_CLOSE,
+    "*": NotationProblem.MISPLACED_MARK,
+    "'": NotationProblem.MISPLACED_MARK,
+    "+": NotationProblem.SECOND_PLUS,
+}
+"""What a bracket or mark after the flowers' '+' is a fault of."""
+
+
 def parse_hand(text: str) -> HandText:
     """Parse ``[melds]concealed+flowers`` (see the module docstring).
 
@@ -121,37 +131,67 @@ def parse_hand(text: str) -> HandText:
         if ch == "[":
             if flower_text is not None:
                 raise NotationError(
-                    "melds come before the '+' of the flowers", text=text, position=i
+                    "melds come before the '+' of the flowers",
+                    text=text,
+                    position=i,
+                    problem=NotationProblem.MELD_AFTER_FLOWERS,
                 )
             close = text.find("]", i + 1)
             nested = text.find("[", i + 1)
             if close < 0:
-                raise NotationError("'[' is never closed", text=text, position=i)
+                raise NotationError(
+                    "'[' is never closed",
+                    text=text,
+                    position=i,
+                    problem=NotationProblem.UNCLOSED_BRACKET,
+                )
             if 0 <= nested < close:
                 raise NotationError(
-                    "brackets cannot be nested", text=text, position=nested
+                    "brackets cannot be nested",
+                    text=text,
+                    position=nested,
+                    problem=NotationProblem.NESTED_BRACKETS,
                 )
             body = text[i + 1 : close].replace(" ", "")
             if not body:
-                raise NotationError("empty meld '[]'", text=text, position=i)
+                raise NotationError(
+                    "empty meld '[]'",
+                    text=text,
+                    position=i,
+                    problem=NotationProblem.EMPTY_MELD,
+                )
             star = close + 1 < n and text[close + 1] == "*"
             melds.append(_meld(body, star, text, i + 1))
             i = close + (2 if star else 1)
         elif ch == "]":
-            raise NotationError("']' without '['", text=text, position=i)
+            raise NotationError(
+                "']' without '['",
+                text=text,
+                position=i,
+                problem=NotationProblem.STRAY_CLOSE,
+            )
         elif ch == "*":
             raise NotationError(
                 "'*' marks a concealed kong: write it right after ']'",
                 text=text,
                 position=i,
+                problem=NotationProblem.MISPLACED_MARK,
             )
         elif ch == "'":
             raise NotationError(
-                "' marks a meld's claimed tile, inside brackets", text=text, position=i
+                "' marks a meld's claimed tile, inside brackets",
+                text=text,
+                position=i,
+                problem=NotationProblem.MISPLACED_MARK,
             )
         elif ch == "+":
             if flower_text is not None:
-                raise NotationError("a second '+'", text=text, position=i)
+                raise NotationError(
+                    "a second '+'",
+                    text=text,
+                    position=i,
+                    problem=NotationProblem.SECOND_PLUS,
+                )
             flower_text = (text[i + 1 :], i + 1)
             # the rest is flowers; brackets there are reported by the loop
             j = i + 1
@@ -159,7 +199,10 @@ def parse_hand(text: str) -> HandText:
                 j += 1
             if j < n:
                 raise NotationError(
-                    f"{text[j]!r} after the flowers", text=text, position=j
+                    f"{text[j]!r} after the flowers",
+                    text=text,
+                    position=j,
+                    problem=_AFTER_FLOWERS[text[j]],
                 )
             break
         else:

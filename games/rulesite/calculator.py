@@ -96,7 +96,9 @@ class CalcError:
     position: int | None = None
     detail: str = ""
     field: str = ""  # BAD_OPTION: the situation field (seat, round, first …)
-    problem: str = ""  # BAD_OPTION: what is wrong with it (OptionError.problem)
+    # BAD_OPTION: what is wrong with it (OptionError.problem); NOTATION: the
+    # engine's NotationProblem value
+    problem: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -551,7 +553,12 @@ def calculate(
         hand = parse_hand(text)
     except NotationError as exc:
         return fail(
-            CalcError(ErrorCode.NOTATION, position=exc.position, detail=str(exc))
+            CalcError(
+                ErrorCode.NOTATION,
+                position=exc.position,
+                detail=str(exc),
+                problem=exc.problem.value,
+            )
         )
     except InvalidHandError as exc:
         code = ErrorCode.BAD_FLOWER if "flower" in str(exc) else ErrorCode.BAD_MELD

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.display.tiles import tile_name
+from games.rules.errors import NotationProblem
 
 from .calculator import CalcError, ErrorCode
 
@@ -20,6 +21,9 @@ def explain(error: CalcError) -> str:
     if c is ErrorCode.TOO_LONG:
         return _("输入太长（最多 %(n)s 个字符）。") % {"n": error.count}
     if c is ErrorCode.NOTATION:
+        structural = _notation_problem(error)
+        if structural:
+            return structural
         if error.position is not None:
             return _(
                 "记法有误：第 %(n)s 个字符看不懂。"
@@ -120,6 +124,33 @@ _ENGINE_REASONS = (
 )
 
 
+def _notation_problem(error: CalcError) -> str:
+    """A bracket, '+', '*' or "'" in the wrong place, in words; "" for an
+    unreadable character (the caller names its position)."""
+    n = (error.position or 0) + 1
+    p = error.problem
+    if p == NotationProblem.UNCLOSED_BRACKET:
+        return _("记法有误：第 %(n)s 个字符的 [ 没有配对的 ]。") % {"n": n}
+    if p == NotationProblem.STRAY_CLOSE:
+        return _("记法有误：第 %(n)s 个字符的 ] 前面没有 [。") % {"n": n}
+    if p == NotationProblem.NESTED_BRACKETS:
+        return _("记法有误：第 %(n)s 个字符：方括号不能套方括号。") % {"n": n}
+    if p == NotationProblem.EMPTY_MELD:
+        return _("记法有误：第 %(n)s 个字符的 [] 里没有牌。") % {"n": n}
+    if p == NotationProblem.MELD_AFTER_FLOWERS:
+        return _("记法有误：吃碰杠要写在 + 和花牌的前面。")
+    if p == NotationProblem.MISPLACED_MARK:
+        return _(
+            "记法有误：第 %(n)s 个字符：* 紧跟在暗杠的 ] 后面（如 [1111m]*），"
+            "' 只用在方括号里。"
+        ) % {"n": n}
+    if p == NotationProblem.SECOND_PLUS:
+        return _("记法有误：第 %(n)s 个字符：只能有一个 +，花牌都写在它后面。") % {
+            "n": n
+        }
+    return ""
+
+
 def _option_problem(error: CalcError) -> str:
     """What is wrong with a situation field, in words (from its codes)."""
     field = {
@@ -141,6 +172,9 @@ def _option_problem(error: CalcError) -> str:
             "field": field,
             "tile": tile_name(error.tile),
         }
+    if p == "notation" and error.field in ("seat", "round"):
+        # seat=9 in a link is no tile at all: say what the field takes
+        return _("%(field)s要选东、南、西、北之一（1z–4z）。") % {"field": field}
     if p == "notation":
         return _(
             "%(field)s的写法看不懂：牌写作 1-9 加 m（万）p（筒）s（条）z（字，1-7）。"

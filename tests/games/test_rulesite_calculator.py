@@ -211,11 +211,10 @@ def test_a_first_turn_win_with_a_meld_is_explained_in_words():
 @pytest.mark.parametrize(
     ("query", "zh", "en"),
     [
-        (
-            {"seat": "9z"},
-            "门风的写法看不懂",
-            "Seat wind cannot be read",
-        ),
+        # tester's finding: seat=9 was answered with how to write a tile
+        ({"seat": "9z"}, "门风要选东、南、西、北之一", "Seat wind must be"),
+        ({"seat": "9"}, "门风要选东、南、西、北之一", "Seat wind must be"),
+        ({"round": "x"}, "圈风要选东、南、西、北之一", "Round must be"),
         ({"seat": "1m"}, "门风要选东、南、西、北之一", "Seat wind must be"),
         ({"round": "1z2z"}, "圈风只能填一张牌", "Round takes one tile"),
         (
@@ -239,6 +238,34 @@ def test_situation_errors_are_in_the_pages_language(client, query, zh, en):
     with translation.override("en"):
         html = client.get(url, params, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     error = html.split('data-testid="calc-error"', 1)[1].split("</", 1)[0]
+    assert en in error
+
+
+@pytest.mark.parametrize(
+    ("hand", "zh", "en"),
+    [
+        ("[123m", "第 1 个字符的 [ 没有配对的 ]", "has no closing ]"),
+        ("11m[123m", "第 4 个字符的 [ 没有配对的 ]", "has no closing ]"),
+        ("123m]", "第 5 个字符的 ] 前面没有 [", "has no [ before it"),
+        ("[1[23]m]", "方括号不能套方括号", "cannot be nested"),
+        ("[]123m", "[] 里没有牌", "no tiles"),
+        ("123m*", "* 紧跟在暗杠的 ] 后面", "right after the ]"),
+        ("123m+1f+2f", "只能有一个 +", "only one +"),
+        ("123x", "第 4 个字符看不懂", "character 4"),
+    ],
+)
+def test_notation_errors_say_what_is_wrong(client, hand, zh, en):
+    """Tester's finding: "[123m" said "character 1 cannot be read" where the
+    fault is the bracket that is never closed."""
+    url = reverse("games:calculator")
+    with translation.override("zh-hans"):
+        html = client.get(url, {"hand": hand}).content.decode()
+    error = html.split('data-testid="calc-error"', 1)[1].split("</", 1)[0]
+    assert zh in error
+    client.cookies["django_language"] = "en"
+    with translation.override("en"):
+        html = client.get(url, {"hand": hand}, HTTP_ACCEPT_LANGUAGE="en").content
+    error = html.decode().split('data-testid="calc-error"', 1)[1].split("</", 1)[0]
     assert en in error
 
 

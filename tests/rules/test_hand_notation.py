@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules.errors import InvalidHandError, NotationError
+from games.rules.errors import InvalidHandError, NotationError, NotationProblem
 from games.rules.hand_notation import format_hand, parse_hand
 from games.rules.melds import MeldKind
 from games.rules.tiles import parse_tiles
@@ -79,3 +79,25 @@ def test_malformed_notation_names_the_position(text, position):
 def test_brackets_that_are_not_melds_and_misplaced_flowers_are_invalid(text):
     with pytest.raises(InvalidHandError):
         parse_hand(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "position"),
+    [
+        ("[123m", NotationProblem.UNCLOSED_BRACKET, 0),
+        ("123m]", NotationProblem.STRAY_CLOSE, 4),
+        ("[1[23]m]", NotationProblem.NESTED_BRACKETS, 2),
+        ("[]123m", NotationProblem.EMPTY_MELD, 0),
+        ("123m*", NotationProblem.MISPLACED_MARK, 4),
+        ("12'3m", NotationProblem.MISPLACED_MARK, 2),
+        ("123m+1f[123m]", NotationProblem.MELD_AFTER_FLOWERS, 7),
+        ("123m+1f+2f", NotationProblem.SECOND_PLUS, 7),
+        ("123x", NotationProblem.UNREADABLE, 3),
+    ],
+)
+def test_notation_errors_name_their_problem(text, problem, position):
+    """The calculator explains a fault from ``problem``, not the message."""
+    with pytest.raises(NotationError) as err:
+        parse_hand(text)
+    assert err.value.problem is problem
+    assert err.value.position == position
