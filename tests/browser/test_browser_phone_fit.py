@@ -176,3 +176,42 @@ def test_english_staked_settlement_fits_a_phone(live, browser, width):
     assert page.evaluate("document.documentElement.scrollWidth") <= width, wide
     assert wide == []
     bctx.close()
+
+
+INFO_ROWS = """() => {
+  const top = el => Math.round(el.getBoundingClientRect().top);
+  const info = document.querySelector('#mj-info');
+  const turn = info.querySelector('.mj-turn');
+  const note = info.querySelector('.mj-timeout-note');
+  const inds = info.querySelector('.mj-inds');
+  const task = info.querySelector('.mj-task');
+  const wall = info.querySelector('.mj-wall');
+  return {turn: top(turn), inds: top(inds), wall: top(wall),
+          note: top(note), task: task ? top(task) : null,
+          timer: info.querySelector('.mj-timer').getBoundingClientRect().width};
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_timeout_notice_has_its_own_row_in_the_centre_panel(live, browser, width):
+    """Tester's finding: on a phone "你超时，自动打出北" sat between the turn and
+    the indicators, narrowed the timer and pushed the round wind onto its own
+    row.  The notice now takes a row of its own, under them, above the task."""
+    plain = context(round_wind="1z")
+    noted = context(
+        round_wind="1z", timeout_notice={"id": 7, "who": "me", "tile": "4z"}
+    )
+    bctx, page = _page(live, browser, (width, 844), plain, "zh-hans")
+    before = page.evaluate(INFO_ROWS.replace("top(note)", "0"))
+    bctx.close()
+    bctx, page = _page(live, browser, (width, 844), noted, "zh-hans")
+    after = page.evaluate(INFO_ROWS)
+    page.screenshot(path=f"{SHOTS}/timeout-note-{width}.png")
+    bctx.close()
+    # the wall, the turn and the indicators stay on one row, the timer as wide
+    # (the panel grows by the notice's row, so compare within the panel)
+    for part in ("turn", "inds"):
+        moved = (after[part] - after["wall"]) - (before[part] - before["wall"])
+        assert abs(moved) < 3, (part, before, after)
+    assert abs(after["timer"] - before["timer"]) < 1, (before, after)
+    assert after["note"] > after["turn"] and after["task"] > after["note"], after
