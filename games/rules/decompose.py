@@ -27,6 +27,7 @@ names in ``__all__`` stay importable from here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from operator import itemgetter
 
 from .groups import (
@@ -76,6 +77,8 @@ _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
 _ORPHANS_OF = itemgetter(*_ORPHANS)
+_TILE_RANGE = range(34)
+_ODD = frozenset(range(1, 15, 2))  # odd counts of 14 tiles (one scan in C)
 # (pattern, its nine counts, the counts of the other 18 suited tiles)
 _KNITTED_OF = tuple(
     (pat, itemgetter(*pat), itemgetter(*(i for i in range(27) if i not in pat)))
@@ -215,10 +218,14 @@ def split_hand(
                 out.append(_regular_of(meld_groups, codes, pair))
     zeros = key.count(0)  # 34 - number of kinds
     if not melds and (zeros >= 27 or zeros in (20, 21)) and sum(key) == 14:
-        if _SEVEN_PAIRS in want and zeros >= 27 and all(n % 2 == 0 for n in key):
+        if _SEVEN_PAIRS in want and zeros >= 27 and _ODD.isdisjoint(key):
             pairs: list[Group] = []
-            for i, n in enumerate(key):
-                pairs.extend([_PAIR_GROUPS[i]] * (n // 2))
+            for i in compress(_TILE_RANGE, key):  # the seven kinds or fewer
+                n = key[i]
+                if n == 2:
+                    pairs.append(_PAIR_GROUPS[i])
+                else:  # four of a kind is two pairs
+                    pairs.extend([_PAIR_GROUPS[i]] * (n // 2))
             out.append(Decomposition(Shape.SEVEN_PAIRS, tuple(pairs)))
         if (
             _THIRTEEN_ORPHANS in want

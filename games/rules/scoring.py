@@ -48,7 +48,7 @@ when no fan that counts toward the minimum was found.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -160,25 +160,36 @@ def _prepare(
     if melds:
         total = list(conc)
         for m in melds:
-            for t in m.tiles:
-                i = t.index
-                total[i] += 1
-                mask |= _BIT[i]
+            # A Meld's tiles are checked and sorted when it is made: its kind
+            # and first tile say which they are.
             k = m.kind
-            sig += ((k, m.tiles[0].index),)
+            i = m.tiles[0].index
+            sig += ((k, i),)
+            if k is _CHI:
+                total[i] += 1
+                total[i + 1] += 1
+                total[i + 2] += 1
+                mask |= _BIT3[i]
+                melded += 1
+                continue
+            mask |= _BIT[i]
+            if k is _PUNG:
+                total[i] += 3
+                melded += 1
+                continue
+            total[i] += 4
+            kongs += 1
             if k is _CONCEALED_KONG:
                 ckongs += 1
-                kongs += 1
             else:
                 melded += 1
-                if k is _KONG:
-                    kongs += 1
         counts = tuple(total)
     else:
         counts = conc
+    most = max(counts)
     s = situation
     if (
-        max(counts) > 4
+        most > 4
         or not (27 <= s.seat_wind.index < 31 and 27 <= s.round_wind.index < 31)
         or (s.flowers and not _flowers_ok(s.flowers))
         or (s.kong and (kongs == 0 if s.self_drawn else counts[wi] != 1))
@@ -190,6 +201,7 @@ def _prepare(
         situation,
         standing,
         (conc, counts, mask, melded, kongs, ckongs),
+        most,
     )
     return hand, sig
 
@@ -205,8 +217,10 @@ def _flowers_ok(flowers: Sequence[Tile]) -> bool:
 
 
 _BIT = tuple(1 << i for i in range(NUM_KINDS + 8))
+_BIT3 = tuple(7 << i for i in range(NUM_KINDS + 8))  # a chow's three tiles
 _CONCEALED_KONG = MeldKind.CONCEALED_KONG
-_KONG = MeldKind.KONG
+_CHI = MeldKind.CHI
+_PUNG = MeldKind.PUNG
 
 
 def _validate(
@@ -291,33 +305,40 @@ def _result(ruleset: RuleSet, ctx: ScoringContext, outcome: Outcome) -> ScoreRes
     error = None
     if minimum < ruleset.min_fan:
         error = f"below the {ruleset.min_fan}-fan minimum ({minimum})"
-    # Built with the slots' own setters: a frozen dataclass's __init__ pays
-    # object.__setattr__ per field, about twice the cost.
-    res = _new(ScoreResult)
-    _R_WIN(res, error is None)
-    _R_TOTAL(res, outcome.total)
-    _R_FANS(res, outcome.counted)
-    _R_NOT_COUNTED(res, outcome.skipped)
-    _R_MINIMUM(res, minimum)
-    _R_SHAPE(res, _SHAPE_NAME[ctx.shape])
-    _R_SPLIT(res, ctx.decomposition)
-    _R_ERROR(res, error)
-    _R_CODE(res, None if error is None else ScoreError.BELOW_MINIMUM)
-    return res
+    # Filled as a _ResultDraft (same slots, plain attribute stores) and then
+    # given its class: a quarter of the cost of the slots' setters, which a
+    # frozen dataclass's __init__ (object.__setattr__ per field) would need.
+    res = _new(_ResultDraft)
+    res.win = error is None
+    res.total = outcome.total
+    res.fans = outcome.counted
+    res.not_counted = outcome.skipped
+    res.minimum_total = minimum
+    res.shape = _SHAPE_NAME[ctx.shape]
+    res.split = ctx.decomposition
+    res.error = error
+    res.code = None if error is None else ScoreError.BELOW_MINIMUM
+    res.__class__ = ScoreResult  # type: ignore[assignment]
+    return res  # type: ignore[return-value]
 
 
 _new = object.__new__
-(
-    _R_WIN,
-    _R_TOTAL,
-    _R_FANS,
-    _R_NOT_COUNTED,
-    _R_MINIMUM,
-    _R_SHAPE,
-    _R_SPLIT,
-    _R_ERROR,
-    _R_CODE,
-) = (ScoreResult.__dict__[f.name].__set__ for f in fields(ScoreResult))
+
+
+class _ResultDraft:
+    """A :class:`ScoreResult` being filled by :func:`_result`: the same
+    slots in the same order, so its class can then be set."""
+
+    __slots__ = ScoreResult.__slots__
+    win: bool
+    total: int
+    fans: tuple[FanLine, ...]
+    not_counted: tuple[FanLine, ...]
+    minimum_total: int
+    shape: str
+    split: Decomposition | None
+    error: str | None
+    code: ScoreError | None
 
 
 def score(

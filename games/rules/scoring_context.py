@@ -75,6 +75,7 @@ class HandFacts:
         "features",
         "_unique",
         "_kinds",
+        "_most",
     )
 
     def __init__(
@@ -147,6 +148,7 @@ class HandFacts:
         self.last_claim = (not sd) and situation.wall_last
         self._unique: bool | None = None
         self._kinds: tuple[int, ...] | None = None
+        self._most = max(counts_t)
         self.features = _hand_features(self)
 
     @classmethod
@@ -156,10 +158,12 @@ class HandFacts:
         situation: WinSituation,
         standing: tuple[int, ...],
         known: tuple[tuple[int, ...], tuple[int, ...], int, int, int, int],
+        most: int,
     ) -> HandFacts:
         """``HandFacts(standing, melds, situation, known)`` for a caller that
         has checked the input and counted the tiles (:func:`_prepare`):
-        the same attributes, set without the general path's recounting."""
+        the same attributes, set without the general path's recounting
+        (``most``: the highest count in ``known``'s counts)."""
         self = _new(cls)
         conc, counts, mask, melded, kongs, ckongs = known
         self.melds = melds
@@ -198,6 +202,7 @@ class HandFacts:
             self.last_claim = wall
         self._unique = None
         self._kinds = None
+        self._most = most
         self.features = _hand_features(self)
         return self
 

@@ -37,6 +37,9 @@ Analysis = Callable[["ScoringContext"], Mapping[str, int]]
 """A shared analysis of a context: ``{fan id: count}`` for the fans it finds."""
 
 _Cond = Callable[["ScoringContext"], int]
+# A counted breakdown line with its value, its value toward the minimum and
+# the ranks it excludes (as bits).
+_Cell = tuple[FanLine, int, int, int]
 _Plain = tuple[tuple[int, Fan, _Cond], ...]
 _Batched = tuple[tuple[Analysis, dict[str, tuple[tuple[int, Fan], ...]]], ...]
 # Fans grouped by requirement: (features needed, conditions, analyses to run).
@@ -98,6 +101,8 @@ class _Plan:
         "info",
         "tail",
         "lines",
+        "cells",
+        "to_minimum",
         "outcomes",
     )
 
@@ -143,6 +148,9 @@ class _Plan:
         # (at most 4 of a set fan, 8 flowers) × (1 + the fans excluding it);
         # a few hundred lines for MCR.
         self.lines: dict[int, FanLine] = {}
+        # The same per counted line with what it adds (see cell): as bounded.
+        self.cells: dict[int, _Cell] = {}
+        self.to_minimum = tuple(to_min for _, _, to_min, _ in self.info)
         # Outcome by the fans found (see _outcome for the bound).
         self.outcomes: dict[Found, Outcome] = {}
 
@@ -162,6 +170,19 @@ class _Plan:
                     fan.id, fan.zh, fan.en, fan.points, count, False, reason, by
                 )
             self.lines[key] = got
+        return got
+
+    def cell(self, rank: int, count: int) -> _Cell:
+        """Fan ``rank`` × ``count`` counted: its line, its value, its value
+        toward the minimum and its 不计 bits; made once."""
+        fan, points, to_minimum, excludes = self.info[rank]
+        v = points * count
+        got = self.cells[rank << 8 | count] = (
+            self.line(fan, count, rank),
+            v,
+            v if to_minimum else 0,
+            excludes,
+        )
         return got
 
     def stage(self, shape: Shape) -> _Calls:
@@ -335,7 +356,8 @@ class Outcome:
     def __init__(self, plan: _Plan, present: list[tuple[int, int]]) -> None:
         # present: (rank, count) of the fans found, ascending.
         info = plan.info
-        lines = plan.lines
+        cells = plan.cells
+        to_min = plan.to_minimum
         counted: list[FanLine] = []
         skipped: list[FanLine] = []
         by: list[int] = []  # ranks counted so far
@@ -343,29 +365,27 @@ class Outcome:
         total = minimum = 0
         any_minimum = False
         for r, n in present:
-            fan, points, to_minimum, excludes = info[r]
-            if to_minimum:
+            if to_min[r]:
                 any_minimum = True
             if out >> r & 1:
                 for r2 in by:
                     if info[r2][3] >> r & 1:
                         key = (r2 + 1) << 16 | r << 8 | n
-                        line = lines.get(key)
+                        line = plan.lines.get(key)
                         if line is None:
-                            line = plan.line(fan, n, r, info[r2][0].id, r2)
+                            line = plan.line(info[r][0], n, r, info[r2][0].id, r2)
                         skipped.append(line)
                         break
                 continue
-            line = lines.get(r << 8 | n)
-            if line is None:
-                line = plan.line(fan, n, r)
+            cell = cells.get(r << 8 | n)
+            if cell is None:
+                cell = plan.cell(r, n)
+            line, v, v_min, excludes = cell
             counted.append(line)
             by.append(r)
             out |= excludes
-            v = points * n
             total += v
-            if to_minimum:
-                minimum += v
+            minimum += v_min
         self.total = total
         self.minimum = minimum
         self.any_minimum = any_minimum
