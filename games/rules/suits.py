@@ -160,13 +160,17 @@ class _Suit:
             only = paired[0][1]
             pair_group = _PAIR_GROUPS[paired[0][0]]
         if only is not None:
-            sets = tuple([_CODE_GROUPS[code] for code in only])
-            self.one = (
-                sets,
-                tuple([g for code, g in zip(only, sets, strict=True) if not code & 1]),
-                tuple([g for code, g in zip(only, sets, strict=True) if code & 1]),
-                pair_group,
-            )
+            sets: list[Group] = []
+            chows: list[Group] = []
+            pungs: list[Group] = []
+            for code in only:  # one loop: this runs for every new pattern
+                g = _CODE_GROUPS[code]
+                sets.append(g)
+                if code & 1:
+                    pungs.append(g)
+                else:
+                    chows.append(g)
+            self.one = (tuple(sets), tuple(chows), tuple(pungs), pair_group)
 
 
 # Each suit's memo entries, by count pattern.  The patterns of a hand's suit
