@@ -65,8 +65,11 @@ class BareTable(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data=None) -> None:
         try:
-            seq = int(json.loads(text_data or "{}").get("seq", 0))
+            message = json.loads(text_data or "{}")
+            seq = int(message.get("seq", 0))
         except (ValueError, TypeError, AttributeError):
+            return
+        if message.get("action") == "ping":  # the clients' presence heartbeat
             return
         await self.channel_layer.group_send(
             self.group, {"type": "table.frame", "seq": seq + 1}

@@ -87,6 +87,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=3.0,
         help="seconds over which the tables connect (during the warm-up)",
     )
+    p.add_argument(
+        "--beat",
+        type=float,
+        default=5.0,
+        help="seconds between a client's presence heartbeats ({'action': 'ping'},"
+        " as table.js sends every MAHJONG_PRESENCE_BEAT); 0 sends none",
+    )
     p.add_argument("--daphnes", type=int, default=4)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument(
@@ -314,7 +321,18 @@ async def table_clients(
                 acted[seat] = seq
                 asyncio.ensure_future(act(seat, move, seq))
 
+    async def heartbeat(seat: int) -> None:
+        # the browser's presence heartbeat (static/js/table.js beat()): without
+        # it the seat's presence expires after MAHJONG_PRESENCE_TTL, the
+        # clock puts the seat under 托管 and the server plays for it — racing
+        # this client (refusals) and costing bot moves no browser causes
+        while True:
+            await asyncio.sleep(args.beat * rng.uniform(0.9, 1.1))
+            await socks[seat].send(json.dumps({"action": "ping", "seq": seen[seat]}))
+
     tasks = [asyncio.ensure_future(reader(s)) for s in (0, 1)]
+    if getattr(args, "beat", 0):
+        tasks += [asyncio.ensure_future(heartbeat(s)) for s in (0, 1)]
     try:
         await asyncio.sleep(max(0.0, stop - time.monotonic()))
     finally:
