@@ -176,36 +176,39 @@ class _Suit:
 # Each suit's memo entries, by count pattern.  The patterns of a hand's suit
 # are finite (0-4 copies of each kind, at most 14 tiles: 405,350 suited and
 # 43,130 honour patterns), but only some tens of thousands occur in play:
-# each suit keeps at most _SUIT_BOUND of them (past the bound its table
-# starts again).  Plain dicts, read with .get: a hand reads four entries,
-# and an lru_cache's bookkeeping cost more than the read.
+# each suit keeps at most _SUIT_BOUND of them (least recently used dropped).
 _SUIT_BOUND = 1 << 15
-_SUIT_MEMO: tuple[dict[tuple[int, ...], _Suit], ...] = ({}, {}, {}, {})
-_M_GET, _P_GET, _S_GET, _Z_GET = (memo.get for memo in _SUIT_MEMO)
 
 
-def _suit_new(seg: int, pat: tuple[int, ...]) -> _Suit:
-    """The memo entry of suit ``seg``'s pattern ``pat``, made and filed."""
-    memo = _SUIT_MEMO[seg]
-    if len(memo) >= _SUIT_BOUND:
-        memo.clear()
-    got = memo[pat] = _Suit(seg, pat)
-    return got
+@lru_cache(maxsize=_SUIT_BOUND)
+def _suit_m(pat: tuple[int, ...]) -> _Suit:
+    return _Suit(0, pat)
+
+
+@lru_cache(maxsize=_SUIT_BOUND)
+def _suit_p(pat: tuple[int, ...]) -> _Suit:
+    return _Suit(1, pat)
+
+
+@lru_cache(maxsize=_SUIT_BOUND)
+def _suit_s(pat: tuple[int, ...]) -> _Suit:
+    return _Suit(2, pat)
+
+
+@lru_cache(maxsize=_SUIT_BOUND)
+def _suit_z(pat: tuple[int, ...]) -> _Suit:
+    return _Suit(3, pat)
 
 
 def _suits(counts: Sequence[int]) -> tuple[_Suit, _Suit, _Suit, _Suit]:
     """The four suits' memo entries of a count vector (length 34)."""
     if type(counts) is not tuple:
         counts = tuple(counts)
-    m = counts[0:9]
-    p = counts[9:18]
-    s = counts[18:27]
-    z = counts[27:34]
     return (
-        _M_GET(m) or _suit_new(0, m),
-        _P_GET(p) or _suit_new(1, p),
-        _S_GET(s) or _suit_new(2, s),
-        _Z_GET(z) or _suit_new(3, z),
+        _suit_m(counts[0:9]),
+        _suit_p(counts[9:18]),
+        _suit_s(counts[18:27]),
+        _suit_z(counts[27:34]),
     )
 
 
