@@ -38,7 +38,7 @@ from ...rules.wild_scoring import WHITE, split_counts
 from .defence import danger, opponent_tenpai
 from .observation import Observation
 from .plans import INF, Plan, plan_deficiency, plans_for
-from .wins import ScoredWin, WinScorer, win_fan
+from .wins import ScoredWin, WinScorer, scores_ready, win_fan
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,10 +298,14 @@ def _tenpai_estimate(
     multiplier) and the better of the two is returned; ``plan`` is then
     ``"WAIT+READY"``, which tells the bot to declare.
     """
-    est = _wait_value(ctx, counts, melds, waits, ready)
+    fans = _wait_fans(ctx, counts, melds, waits, ready)
+    est = _wait_value(ctx, fans, ready)
     if ready or not ctx.can_ready:
         return est
-    declared = _wait_value(ctx, counts, melds, waits, True)
+    if ctx.scorer is not None and ctx.style.score_waits and scores_ready(ctx.obs):
+        fans = _wait_fans(ctx, counts, melds, waits, True)
+    # else 报听 reaches no wait's fan (wins.scores_ready): the same fans
+    declared = _wait_value(ctx, fans, True)
     if declared is not None and (est is None or declared.utility > est.utility):
         return Estimate(
             declared.utility,
@@ -316,16 +320,20 @@ def _tenpai_estimate(
     return est
 
 
-def _wait_value(
+_WaitFan = tuple[int, int, int]
+"""A live wait that wins: ``(kind, copies counted, fan)``."""
+
+
+def _wait_fans(
     ctx: Context,
     counts: Sequence[int],
     melds: Sequence[Meld],
     waits: list[int],
     ready: bool,
-) -> Estimate | None:
-    live = 0
-    total = 0.0
-    real: list[int] = []
+) -> list[_WaitFan]:
+    """The live waits of a waiting hand that win, with their fan: a wait
+    that wins only self-drawn counts half its copies (at least one)."""
+    out: list[_WaitFan] = []
     for k in waits:
         n = ctx.unseen[k]
         if n <= 0:
@@ -339,6 +347,19 @@ def _wait_value(
                 n = max(n // 2, 1)  # only a self-draw wins
         else:
             fan = int(ctx.base_value)
+        out.append((k, n, fan))
+    return out
+
+
+def _wait_value(
+    ctx: Context,
+    fans: list[_WaitFan],
+    ready: bool,
+) -> Estimate | None:
+    live = 0
+    total = 0.0
+    real: list[int] = []
+    for k, n, fan in fans:
         live += n
         total += n * fan
         real.append(k)

@@ -19,6 +19,7 @@ from ...rules.tiles import Tile
 
 if TYPE_CHECKING:
     from .evaluate import Context
+    from .observation import Observation
 
 ScoredWin = tuple[int, frozenset[str]]
 """A scored win: total fan (0 when it is no legal win) and the counted fans."""
@@ -88,6 +89,13 @@ def _scores_ready(ruleset_name: str) -> bool:
     from ...rules.rulesets import get as get_ruleset
 
     return any(f.id == "READY_HAND" for f in get_ruleset(ruleset_name).fans)
+
+
+def scores_ready(obs: Observation) -> bool:
+    """Whether declaring 报听 can change a win's fan for this seat: the rule
+    set scores the 报听 fan (:func:`_scores_ready`) and the seat has not
+    declared yet (a declared seat's wins are scored as declared anyway)."""
+    return not obs.ready and _scores_ready(obs.ruleset.name)
 
 
 def scored_win(
