@@ -214,6 +214,19 @@ def _readings(
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _plain(situation: WinSituation, win: int) -> WinSituation:
+    """``situation`` without the wild, won on the kind ``win``: what the
+    plain scorer is given for one reading.  Kept for the last 4,096
+    (situation, kind) pairs: a bot scores every wait of its hands under the
+    same few situations, and :func:`dataclasses.replace` costs several
+    times the lookup."""
+    plain = replace(situation, wild=None)
+    if plain.win_tile.index == win:
+        return plain
+    return replace(plain, win_tile=Tile.from_index(win))
+
+
 @dataclass(frozen=True, slots=True)
 class WildScore:
     """The best score over the wilds' assignments.
@@ -294,7 +307,6 @@ def score_wild(
     best_assign: tuple[Tile, ...] = ()
     first_error: InvalidHandError | None = None
     tried = 0
-    plain = replace(situation, wild=None)
     as_win: dict[int, WinSituation] = {}  # the situation per winning kind
     readings = _readings(
         tuple(counts),
@@ -308,11 +320,7 @@ def score_wild(
     for assign, wk, standing in readings:
         sit = as_win.get(wk)
         if sit is None:
-            sit = as_win[wk] = (
-                plain
-                if plain.win_tile.index == wk
-                else replace(plain, win_tile=Tile.from_index(wk))
-            )
+            sit = as_win[wk] = _plain(situation, wk)
         tried += 1
         try:
             res = score(standing, faced, sit, ruleset)
