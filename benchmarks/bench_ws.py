@@ -10,14 +10,22 @@ a browser would: it reads the ``ws-send`` forms (``hx-vals``) of its frame
 and sends one (和 when offered, else pass, else discard its drawn/rightmost
 tile), after a think time; after a hand both send 继续.
 
+Each table is dealt (快速开始 for both players, :func:`pair`) right before its
+clients connect, as a browser opens the table page after 快速开始, so the
+hand's timers start then.  A client whose frame is superseded while it thinks
+(the pre-deal choice, where both seats answer and the first answer re-issues
+the other's form at the next seq; a move of the clock) sends nothing, as the
+browser's swapped-out form cannot be pressed; those are counted under
+``superseded`` (the newer frame plans its own move).
+
 Prints one JSON line: actions, actions per second, and the latency from
 sending an action to the opponent's frame with the new sequence number
-arriving (a refused action, e.g. one that raced the opponent's move in the
-pre-deal phase where both seats answer, is counted under ``refusals`` and
-not timed; an action whose frame the claim veil of issue 11 §5.2 holds back
-until the mover's next action, e.g. a pass on a claim, is counted under
-``veiled`` and not timed) (p50/p90/p99/max, ms; actions sent in the first ``--warmup``
-seconds, when every table deals at once, are not measured), the server
+arriving (a refused action, e.g. one that raced a timeout of the clock, is
+counted under ``refusals`` and not timed; an action whose frame the claim
+veil of issue 11 §5.2 holds back until the mover's next action, e.g. a pass
+on a claim, is counted under ``veiled`` and not timed) (p50/p90/p99/max, ms;
+actions sent in the first ``--warmup`` seconds, while the tables are dealt
+and connect, are not measured), the server
 processes' CPU per action, frames, refusals, hands finished.
 
     python benchmarks/bench_ws.py --tables 100 --seconds 60
@@ -79,7 +87,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--warmup",
         type=float,
         default=10.0,
-        help="seconds at the start not measured (every table deals at once)",
+        help="seconds at the start not measured (the tables are dealt and connect)",
     )
     p.add_argument(
         "--connect-spread",
@@ -148,14 +156,16 @@ def prepare(args: argparse.Namespace) -> dict[str, str]:
     return env
 
 
-def make_tables(n: int) -> list[tuple[int, str, str]]:
-    """Pair 2n fresh players at n tables; return (table id, cookie0, cookie1)."""
+def make_tables(n: int) -> list[tuple[tuple[int, int], str, str]]:
+    """Create 2n fresh players, two per table to be; return ((user0, user1),
+    cookie0, cookie1) per table.  :func:`pair` seats them when their clients
+    connect (a hand dealt now would use up its pre-deal window before the
+    cluster is up)."""
     from django.test import Client
 
     from accounts.models import User
     from accounts.services import profile_create
-    from games.models import Due, Room, Table
-    from games.services import table_quick_match
+    from games.models import Due, Table
 
     # tables of earlier runs (this database is the benchmark's own) are
     # closed and their due rows dropped, or this run's clock would play their
@@ -165,7 +175,6 @@ def make_tables(n: int) -> list[tuple[int, str, str]]:
         status=Table.Status.CLOSED, deadline=None
     )
     Due.objects.all().delete()
-    room = Room.objects.get(name="新手场")
     tag = f"{int(time.time()) % 100000:05d}"
     out = []
     for i in range(n):
@@ -175,14 +184,37 @@ def make_tables(n: int) -> list[tuple[int, str, str]]:
             # no password hashing (slow by design): the session is forced
             u = User.objects.create(username=f"b{tag}_{i}_{s}")
             profile_create(user=u)
-            users.append(u)
+            users.append(u.pk)
             c = Client()
             c.force_login(u)
             cookies.append(c.cookies["sessionid"].value)
-        table_quick_match(user=users[0], room=room)
-        table = table_quick_match(user=users[1], room=room)
-        out.append((table.pk, cookies[0], cookies[1]))
+        out.append(((users[0], users[1]), cookies[0], cookies[1]))
     return out
+
+
+def pair(users: tuple[int, int], stats: Stats) -> int:
+    """快速开始 for both players (the first hand is dealt); return the table id.
+
+    Run on the one pairing thread right before the table's clients connect,
+    as a browser opens the table page at once after 快速开始 pairs it: the
+    hand's timers (the pre-deal window, 10 s) start now.  Dealing every table
+    before starting the cluster let the windows run out before the clients
+    connected: the clock timed out both seats of every table at its start and
+    the clients' pre-deal answers were refused (the "refusals" of earlier
+    runs).  One thread, so no player is paired with another table's.  Its
+    CPU is counted apart (``pairing_cpu_s``), not as the clients'.
+    """
+    from accounts.models import User
+    from games.models import Room
+    from games.services import table_quick_match
+
+    t0 = time.thread_time()
+    room = Room.objects.get(name="新手场")
+    found = User.objects.in_bulk(list(users))
+    table_quick_match(user=found[users[0]], room=room)
+    table = table_quick_match(user=found[users[1]], room=room)
+    stats.pairing_cpu += time.thread_time() - t0
+    return table.pk
 
 
 class Stats:
@@ -197,6 +229,8 @@ class Stats:
         self.refusal_samples: list[str] = []
         self.measured_actions = 0
         self.veiled = 0
+        self.superseded = 0
+        self.pairing_cpu = 0.0
 
 
 def options(frame: str) -> list[dict]:
@@ -242,11 +276,9 @@ async def table_clients(
     stats: Stats,
     args,
     stop: float,
-    delay: float = 0.0,
 ) -> None:
     import websockets
 
-    await asyncio.sleep(delay)  # tables arrive spread out, not in one burst
     socks = []
     for url, cookie in ((url0, cookies[0]), (url1, cookies[1])):
         socks.append(
@@ -267,6 +299,12 @@ async def table_clients(
         if args.think:
             await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
         if time.monotonic() > stop:
+            return
+        if seen[seat] != seq:
+            # a newer frame came while thinking (the opponent moved, or the
+            # clock did): the browser swapped this form out, and that frame
+            # planned its own move if it offers one
+            stats.superseded += 1
             return
         t0 = time.perf_counter()
         measured = time.monotonic() >= stats.measure_from
@@ -348,29 +386,52 @@ def ws_path(args, tid: int, seat: int) -> str:
     return path(tid, seat) if path else f"/ws/table/{tid}/"
 
 
-async def run_clients(cluster, tables, args, stats: Stats) -> float:
+async def run_clients(cluster, tables, args, stats: Stats, paired: bool) -> float:
+    """Run every table's two clients until ``args.seconds`` have passed.
+
+    ``paired``: ``tables`` holds players to seat (:func:`pair`, on one
+    thread, each table right before its clients connect), else table ids
+    (the bare consumer)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     start = time.monotonic()
     stop = start + args.seconds
     stats.measure_from = start + min(args.warmup, args.seconds / 2)
-    coros = [
-        table_clients(
+    loop = asyncio.get_running_loop()
+    pairing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pairing")
+
+    async def table(i: int, key, c0: str, c1: str) -> None:
+        await asyncio.sleep(args.connect_spread * i / max(1, len(tables)))
+        tid = await loop.run_in_executor(pairing, pair, key, stats) if paired else key
+        await table_clients(
             cluster.url(i, ws_path(args, tid, 0)),
             cluster.url(i + 1, ws_path(args, tid, 1)),
             (c0, c1),
             stats,
             args,
             stop,
-            args.connect_spread * i / max(1, len(tables)),
         )
-        for i, (tid, c0, c1) in enumerate(tables)
-    ]
-    results = await asyncio.wait_for(
-        asyncio.gather(*coros, return_exceptions=True), timeout=args.seconds + 60
-    )
+
+    coros = [table(i, key, c0, c1) for i, (key, c0, c1) in enumerate(tables)]
+    try:
+        results = await asyncio.wait_for(
+            asyncio.gather(*coros, return_exceptions=True), timeout=args.seconds + 60
+        )
+    finally:
+        if paired:
+            await loop.run_in_executor(pairing, _close_connection)
+        pairing.shutdown()
     for r in results:
         if isinstance(r, Exception):
             stats.errors.append(f"{type(r).__name__}: {r}")
     return time.monotonic() - start
+
+
+def _close_connection() -> None:
+    """Close this thread's database connection (the pairing thread's)."""
+    from django.db import connection
+
+    connection.close()
 
 
 def cpu_seconds(cluster) -> dict[str, float]:
@@ -441,8 +502,10 @@ def run_once(args, env: dict[str, str], server: str, n_tables: int) -> dict:
         database = args.database_url.rsplit("/", 1)[1]
         infra_before = infra_cpu(database)
         client_before = time.process_time()
-        elapsed = asyncio.run(run_clients(cluster, tables, run_args, stats))
-        client_cpu = time.process_time() - client_before
+        elapsed = asyncio.run(
+            run_clients(cluster, tables, run_args, stats, paired=not bare)
+        )
+        client_cpu = time.process_time() - client_before - stats.pairing_cpu
         infra = infra_cpu(database) - infra_before
         cpu_after = cpu_seconds(cluster)
     finally:
@@ -495,11 +558,16 @@ def run_once(args, env: dict[str, str], server: str, n_tables: int) -> dict:
         # while it is busy, frames wait in its event loop and the latencies
         # above include that wait
         "client_cpu_s": round(client_cpu, 1),
+        # the bench process dealing the tables as their clients connect
+        # (pair(): 快速开始 twice), not counted in client_cpu_s
+        "pairing_cpu_s": round(stats.pairing_cpu, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "frames": stats.frames,
         # measured actions whose opponent frame the claim veil held back
         "veiled": stats.veiled,
         "refusals": stats.refusals,
+        # moves not sent: a newer frame arrived during the think time
+        "superseded": stats.superseded,
         "refusal_samples": stats.refusal_samples,
         "hands_finished": stats.hands,
         "errors": stats.errors[:5],
