@@ -55,6 +55,7 @@ from .protocol import TABLE_REQUESTS, parse_move, refusal_message
 from .services import TableError, seats
 from .services.act import table_act
 from .services.hands import fetch_table
+from .services.moves import Move
 from .services.notify import table_group
 
 log = logging.getLogger(__name__)
@@ -211,6 +212,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     lang: str | None = None  # None: the source language (Chinese)
     _sent: Mapping[str, str] | None = None  # the fragments last sent, by name
     _sent_seq: int | None = None  # the seq of the frame last sent
+    # the table seq of the state this seat's own move rendered (_move_sync),
+    # until the next render: the group messages of moves up to it need none
+    _acted_seq: int | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -307,9 +311,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 table = await _pooled(request)(user=user, table_id=self.table_id)
             else:
                 move = parse_move(payload)
-                table = await _pooled(table_act)(
-                    user=user, table_id=self.table_id, move=move
-                )
+                table, rendered = await _pooled(self._move_sync)(user, move)
+                if rendered is not None:  # as table_update would: if changed
+                    self._acted_seq = rendered[1]
+                    await self._deliver(rendered[0], changed_only=True)
         except (ActionError, TableError) as exc:
             with translation.override(self.lang):
                 message = refusal_message(exc)
@@ -347,9 +352,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Group message: something changed at the table; render my frame.
 
         A message that carries the events just logged (``events``) is a
-        move: the frame is sent only if it changed (:meth:`send_frame`).
+        move: the frame is sent only if it changed (:meth:`send_frame`), and
+        not rendered at all when this seat's own move already rendered that
+        state or a later one (:meth:`_move_sync`) and nothing was rendered
+        since.
         """
-        await self.send_frame(changed_only=bool(event.get("events")))
+        seq = event.get("seq")
+        if not (
+            event.get("events")
+            and isinstance(seq, int)
+            and self._acted_seq is not None
+            and seq <= self._acted_seq
+        ):
+            await self.send_frame(changed_only=bool(event.get("events")))
         reveal = event.get("reveal")
         if reveal and reveal.get("seat") == self.seat:
             delay = max(0.0, float(reveal["at"]) - time.time()) + 0.02
@@ -396,9 +411,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         message: when it arrives would tell whether a claim was possible
         (issue 11 §5.2).  Connecting and ``sync`` always send.
         """
-        frame = await self._render()
-        if frame is None:
-            return
+        rendered = await _pooled(self._render_state)()
+        self._acted_seq = None
+        if rendered is not None:
+            await self._deliver(rendered[0], changed_only=changed_only)
+
+    async def _deliver(self, frame: Frame, *, changed_only: bool) -> None:
+        """Send what the browser lacks of ``frame`` (:meth:`send_frame`)."""
         if self._sent is None:
             html: str | None = frame.html()
         else:
@@ -415,15 +434,42 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         return None if table is None else table.seat_of(user_id)
 
-    async def _render(self) -> Frame | None:
-        return await _pooled(self._render_sync)()
-
     def _render_sync(self) -> Frame | None:
+        rendered = self._render_state()
+        return None if rendered is None else rendered[0]
+
+    def _render_state(self) -> tuple[Frame, int] | None:
+        """This seat's frame of the table as it is now, and the table's seq
+        in that state (a veiled frame shows an older one), or None."""
         table = frame_table(self.table_id)
         if table is None or self.seat is None:
             return None
         with translation.override(self.lang):  # thread-local: set in this thread
-            return seat_frame(table, self.seat, user=self.scope["user"])
+            frame = seat_frame(table, self.seat, user=self.scope["user"])
+        return frame, table.seq
+
+    def _move_sync(
+        self, user: Any, move: Move
+    ) -> tuple[Table, tuple[Frame, int] | None]:
+        """Apply this seat's ``move`` (games.services.act.table_act), then
+        render this seat's frame of the state it left, in the same worker
+        thread: one thread hand-off per move instead of two, and the mover's
+        frame no longer waits for the move's group message to come back from
+        the channel layer.  The render is the one :meth:`send_frame` does,
+        after the commit.  If it fails the move stands and the group message
+        renders as before (None).
+
+        Raises:
+            ActionError, TableError: the move is refused (table_act).
+        """
+        table = table_act(user=user, table_id=self.table_id, move=move)
+        try:
+            return table, self._render_state()
+        except Exception:
+            log.exception(
+                "table %s seat %s: frame after move", self.table_id, self.seat
+            )
+            return table, None
 
     def _toast(self, message: Any) -> str:
         """A toast of ``message`` (a lazy translation) in the player's language."""

@@ -28,6 +28,7 @@ def notify_table(
     reveal: dict[str, Any] | None = None,
     hand_id: int | None = None,
     events: list[dict[str, Any]] | None = None,
+    seq: int | None = None,
 ) -> None:
     """On commit, tell every consumer of the table to render its seat's frame.
 
@@ -37,6 +38,9 @@ def notify_table(
     message as a move's: a consumer then sends its frame only if it changed
     (games.consumers.TableConsumer.send_frame).  The message stays on the
     server (channel layer); consumers send browsers only rendered frames.
+    ``seq``: the table's seq after the move (with ``events``), so a
+    consumer that already rendered that state (its own seat's move,
+    games.consumers) need not render it again.
     """
     message: dict[str, Any] = {"type": "table.update", "table": table_id}
     if reveal:
@@ -44,6 +48,8 @@ def notify_table(
     if hand_id is not None and events:
         message["hand"] = hand_id
         message["events"] = events
+        if seq is not None:
+            message["seq"] = seq
 
     def send() -> None:
         layer = get_channel_layer()

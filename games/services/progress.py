@@ -64,6 +64,7 @@ def store_progress(
         reveal=reveal,
         hand_id=record.pk,
         events=[e.to_json() for e in events],
+        seq=hand.seq,
     )
 
 
