@@ -98,6 +98,35 @@ def scores_ready(obs: Observation) -> bool:
     return not obs.ready and _scores_ready(obs.ruleset.name)
 
 
+@lru_cache(maxsize=4096)
+def _situation(
+    tile: int,
+    self_drawn: bool,
+    seat_wind: int,
+    round_wind: int,
+    flowers: tuple[int, ...],
+    ready: bool,
+    wild: int | None,
+    bonus_tile: int | None,
+) -> WinSituation:
+    """The situation a bot scores a win on ``tile`` under (tile indices).
+
+    Kept for the last 4,096 argument sets: a seat meets the same few
+    situations all hand long (34 kinds, two ways to win), and building the
+    frozen 19-field value costs more than the lookup.
+    """
+    return WinSituation(
+        win_tile=Tile.from_index(tile),
+        self_drawn=self_drawn,
+        seat_wind=Tile.from_index(seat_wind),
+        round_wind=Tile.from_index(round_wind),
+        flowers=tuple(Tile.from_index(f) for f in flowers),
+        ready=ready,
+        wild=None if wild is None else Tile.from_index(wild),
+        bonus_tiles=() if bonus_tile is None else (Tile.from_index(bonus_tile),),
+    )
+
+
 def scored_win(
     ctx: Context,
     counts: Sequence[int],
@@ -132,17 +161,15 @@ def scored_win(
         return got
     full = list(counts)
     full[tile] += 1
-    situation = WinSituation(
-        win_tile=Tile.from_index(tile),
-        self_drawn=self_drawn,
-        seat_wind=Tile.from_index(obs.seat_wind),
-        round_wind=Tile.from_index(obs.round_wind),
-        flowers=tuple(Tile.from_index(f) for f in obs.flowers),
-        ready=ready,
-        wild=None if obs.wild is None else Tile.from_index(obs.wild),
-        bonus_tiles=()
-        if obs.bonus_tile is None
-        else (Tile.from_index(obs.bonus_tile),),
+    situation = _situation(
+        tile,
+        self_drawn,
+        obs.seat_wind,
+        obs.round_wind,
+        obs.flowers,
+        ready,
+        obs.wild,
+        obs.bonus_tile,
     )
     try:
         got = ctx.scorer(full, melds, situation, obs.ruleset)
