@@ -288,7 +288,7 @@ def _tenpai_estimate(
     ctx: Context,
     counts: Sequence[int],
     melds: Sequence[Meld],
-    waits: list[int],
+    waits: Sequence[int],
     ready: bool,
 ) -> Estimate | None:
     """Exact valuation of a waiting hand: score every live winning tile.
@@ -328,7 +328,7 @@ def _wait_fans(
     ctx: Context,
     counts: Sequence[int],
     melds: Sequence[Meld],
-    waits: list[int],
+    waits: Sequence[int],
     ready: bool,
 ) -> list[_WaitFan]:
     """The live waits of a waiting hand that win, with their fan: a wait
@@ -426,9 +426,19 @@ def _tenpai_part(
     ready: bool,
 ) -> Estimate | None:
     """The exact estimate of a hand at most one tile from waiting (d_all <= 1)."""
-    rs = ctx.obs.ruleset
-    waits = rules_waits(t, melds=len(melds), wilds=wilds, shapes=rs.shapes)
+    waits = _waits(tuple(t), len(melds), wilds, ctx.obs.ruleset.shapes)
     return _tenpai_estimate(ctx, counts, melds, waits, ready)
+
+
+@lru_cache(maxsize=4096)
+def _waits(
+    t: tuple[int, ...], melds: int, wilds: int, shapes: frozenset[Shape]
+) -> tuple[int, ...]:
+    """:func:`games.rules.waits.waits` of the natural counts ``t`` with
+    ``melds`` declared melds and ``wilds`` wilds, kept for the last 4,096
+    hands: a third of the waiting hands a bot values recur (the same wait
+    kept from turn to turn, both discards of a pair)."""
+    return tuple(rules_waits(t, melds=melds, wilds=wilds, shapes=shapes))
 
 
 _WHITE = WHITE.index
