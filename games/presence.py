@@ -25,11 +25,14 @@ waiting table's seat 0 or their lobby mark is.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.cache import BaseCache, caches
+
+log = logging.getLogger(__name__)
 
 SLOTS = 4
 """Socket slots per table seat (tabs of one player at one table)."""
@@ -40,6 +43,20 @@ ALIAS = "presence"
 
 def _cache() -> BaseCache:
     return caches[ALIAS]
+
+
+def warm() -> None:
+    """Open the presence cache's client now, not at the first presence check.
+
+    The first use imports and connects the cache's client (Redis: about
+    0.1 s of CPU); a long-lived process that checks presence now and then
+    (``manage.py run_clock``) pays it at its start.  An unreachable cache is
+    logged and left to the first check, as before.
+    """
+    try:
+        _cache().get(_lobby_key(0))
+    except Exception:
+        log.warning("presence cache unreachable", exc_info=True)
 
 
 def ttl() -> float:

@@ -96,6 +96,21 @@ def clock_set(
         transaction.on_commit(lambda: _LOOP.wake(at))
 
 
+def clock_clear(*, table_id: int, kind: str) -> None:
+    """Drop table ``table_id``'s rows of ``kind``: a step that can no longer
+    fall due (a waiting table's bot offer once it is paired).
+
+    Call under the table's row lock, like :func:`clock_set`.  One statement
+    here saves the clock a row it would claim, lock and run for nothing.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {connection.ops.quote_name(Due._meta.db_table)}"
+            " WHERE table_id = %s AND kind = %s",
+            [table_id, KINDS(kind)],
+        )
+
+
 def _act(row: Due, now: float) -> bool:
     """Run the service of ``row`` (table locked by the caller)."""
     from . import seats, tables, timers

@@ -179,6 +179,20 @@ def seat_force_auto(
         return changed
 
 
+def _marked_away(*, table_id: int, seat: int, hand_id: int) -> bool:
+    """Whether ``seat`` of table ``table_id`` is marked away while the table
+    plays hand ``hand_id`` (one row read, no lock): False when the table is
+    gone or at another hand, as :func:`seat_away` then does nothing."""
+    row = (
+        Table.objects.filter(pk=table_id, hand_id=hand_id)
+        .values_list("away_since", flat=True)
+        .first()
+    )
+    if row is None:
+        return False
+    return (list(row or []) + [None, None])[seat] is not None
+
+
 @annul_on_failure
 def seat_away(
     *, table_id: int, seat: int, hand_id: int, now: float | None = None
@@ -200,6 +214,12 @@ def seat_away(
     """
     now = time.time() if now is None else now
     present = seat_present(table_id=table_id, seat=seat, now=now)
+    if present and not _marked_away(table_id=table_id, seat=seat, hand_id=hand_id):
+        # the usual case (a look a heartbeat after the deal, or a seat back
+        # within the grace): nothing to write, so no lock of the table and
+        # its hand (a later absence is marked by whoever sees it, with a
+        # row of its own)
+        return False
     with transaction.atomic():
         try:
             table = table_lock(table_id=table_id)

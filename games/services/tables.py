@@ -25,7 +25,7 @@ from games.engine.bots import LEVELS
 
 from ..models import Match, Room, Table
 from ..presence import lobby_beat, waiters_present
-from .clock import clock_set
+from .clock import clock_clear, clock_set
 from .deal import table_deal
 from .errors import TableError
 from .locking import table_lock
@@ -119,6 +119,8 @@ def _close(table: Table, *, note: str = "", seat: int | None = None) -> None:
 
 
 def _start_match(table: Table, now: float) -> None:
+    # paired: the bot offer planned while it waited can no longer be due
+    clock_clear(table_id=table.pk, kind="bot_offer")
     table.match = Match.objects.create(
         table=table,
         seat0_id=table.seat0_id,

@@ -396,3 +396,17 @@ def test_beat_and_look_refreshes_and_sees_the_other_seat(alice, room):
     assert presence.beat_and_look(
         table_id=table.pk, seat=0, socket_id="a", now=later
     ) == (True, False)  # seat 0 had also lapsed (its last beat was T0 + 5)
+
+
+def test_warm_opens_the_cache_and_never_raises(monkeypatch, caplog):
+    """``manage.py run_clock`` connects the presence cache at its start; an
+    unreachable cache is logged there and left to the first check."""
+    presence.warm()
+
+    class Down:
+        def get(self, key):
+            raise ConnectionError("no cache")
+
+    monkeypatch.setattr(presence, "_cache", lambda: Down())
+    presence.warm()
+    assert "presence cache unreachable" in caplog.text

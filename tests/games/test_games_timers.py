@@ -281,6 +281,34 @@ def test_an_old_grace_job_ignores_a_later_short_disconnect(alice, bob, room):
     assert _hand(table).state.auto[1] is True
 
 
+def test_a_present_seats_grace_check_reads_one_row_and_takes_no_lock(
+    table, django_assert_num_queries
+):
+    """The clock's look a heartbeat after the deal (or a seat back within
+    the grace) finds the seat present and not marked away: one row read,
+    not the table and its hand fetched under the lock (bench_ws: 5 ms of the
+    clock's CPU per row, two rows per new match)."""
+    _beat(table, 0, "a", 1000.0)
+    with django_assert_num_queries(1):
+        assert (
+            seat_away(table_id=table.pk, seat=0, hand_id=table.hand_id, now=1001.0)
+            is False
+        )
+    # a stale mark of a present seat is still cleared (under the lock)
+    Table.objects.filter(pk=table.pk).update(away_since=[990.0, None])
+    assert (
+        seat_away(table_id=table.pk, seat=0, hand_id=table.hand_id, now=1002.0) is False
+    )
+    table.refresh_from_db()
+    assert table.away_since == [None, None]
+    # at another hand: nothing, whoever is present
+    assert (
+        seat_away(table_id=table.pk, seat=0, hand_id=table.hand_id + 1, now=1003.0)
+        is False
+    )
+    assert not HandEvent.objects.filter(hand=table.hand, kind="auto_play").exists()
+
+
 def test_reconnect_and_short_disconnect_then_old_job_does_nothing(table):
     _connect(table, 0, "a", 1000.0)
     _disconnect(table, 0, "a", 1010.0)  # job A due at 1030
@@ -815,8 +843,8 @@ def test_clock_runs_every_kind_through_one_function(alice, bob, room):
     t = table_quick_match(user=bob, room=room, now=2000.0)
     t.refresh_from_db()
     kinds = set(Due.objects.filter(table=t).values_list("kind", flat=True))
-    # (alice's bot offer stays: it finds the table no longer waiting)
-    assert kinds == {"timeout", "seat_away", "bot_offer"}
+    # alice's bot offer went when bob was paired with her
+    assert kinds == {"timeout", "seat_away"}
     # nobody connects: timeouts, then 托管 after the grace, play the hand
     # out; then the settlement countdown closes the table
     now = 2000.0
@@ -835,6 +863,18 @@ def test_clock_runs_every_kind_through_one_function(alice, bob, room):
     t.refresh_from_db()
     assert t.status == Table.Status.CLOSED and t.closed_reason == "timeout"
     assert not Due.objects.filter(table=t, at__lte=settle.at).exists()
+
+
+def test_pairing_drops_the_waiting_tables_bot_offer(alice, bob, room):
+    """A paired table's bot offer can no longer fall due: the pairing drops
+    its row, rather than the clock claiming, locking and running it for
+    nothing 20 s later (one row per 快速开始 pairing)."""
+    waiting = table_quick_match(user=alice, room=room, now=1000.0)
+    assert Due.objects.filter(table=waiting, kind="bot_offer").exists()
+    t = table_quick_match(user=bob, room=room, now=1005.0)
+    assert t.pk == waiting.pk
+    assert not Due.objects.filter(table=t, kind="bot_offer").exists()
+    assert Due.objects.filter(table=t, kind="timeout").exists()
 
 
 def test_beat_runs_no_table_jobs(settings):

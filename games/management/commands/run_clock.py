@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from games import presence
 from games.services.clock import run_due, run_forever
 
 
@@ -30,6 +31,7 @@ class Command(BaseCommand):
         stop = threading.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
+        presence.warm()  # its grace checks read presence: connect now
         self.stdout.write("clock running")
         self.stdout.flush()
         run_forever(stop=stop)
