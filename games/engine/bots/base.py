@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import System
 from ...rules.tiles import Tile
+from ...rules.wild_scoring import split_counts
 from ..actions import (
     Action,
     AddedKong,
@@ -41,10 +42,18 @@ from ..actions import (
 from . import evaluate as ev
 from .defence import danger
 from .observation import Observation, observation_from_hand, observation_from_view
+from .plans import INF, plan_deficiency
 from .wins import ScoredWin, WinScorer, engine_scorer
 
 if TYPE_CHECKING:
     from ..hand import Hand
+
+
+# the action classes a decision tests for, built once (``A | B`` in an
+# isinstance call inside a comprehension builds a union per element)
+_NOT_CHOICES: Final = (AutoPlay, Timeout)
+_TURN_KONGS: Final = (ConcealedKong, AddedKong)
+_CLAIMS: Final = (Chi, Pung, Kong)
 
 
 class Bot(Protocol):
@@ -147,7 +156,7 @@ class PlanningBot:
         Raises:
             ValueError: as :meth:`choose`.
         """
-        options = [a for a in legal if not isinstance(a, AutoPlay | Timeout)]
+        options = [a for a in legal if not isinstance(a, _NOT_CHOICES)]
         if not options:
             raise ValueError("no action to choose from")
         if len(options) == 1:
@@ -301,7 +310,7 @@ class PlanningBot:
     ) -> Action | None:
         obs = ctx.obs
         for a in options:
-            if not isinstance(a, ConcealedKong | AddedKong):
+            if not isinstance(a, _TURN_KONGS):
                 continue
             k = a.tile.index
             counts = list(obs.hand)
@@ -344,7 +353,7 @@ class PlanningBot:
             (a for a in options if isinstance(a, Ready) and a.tile is None), None
         )
         tile = obs.offered
-        claims = [a for a in options if isinstance(a, Chi | Pung | Kong)]
+        claims = [a for a in options if isinstance(a, _CLAIMS)]
         if tile is None or not claims:
             return self._pass_or_ready(ctx, passing, ready_now, options)
         best: tuple[float, Action] | None = None
@@ -389,9 +398,6 @@ class PlanningBot:
         melds: tuple[Meld, ...],
     ) -> bool:
         """Cheap filter: does the claim lower the deficiency of some plan?"""
-        from ...rules.wild_scoring import split_counts
-        from .plans import INF, plan_deficiency
-
         t, wilds = split_counts(counts, ctx.wild)
         cur, cw = split_counts(ctx.obs.hand, ctx.wild)
         for plan in ctx.plans:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import RuleSet, System
@@ -39,6 +40,11 @@ from .defence import danger, opponent_tenpai
 from .observation import Observation
 from .plans import INF, Plan, plan_deficiency, plans_for
 from .wins import ScoredWin, WinScorer, scores_ready, win_fan
+
+# shape sets the hot paths compare with, built once (not a set per call)
+_SEVEN_PAIRS_ONLY: Final = frozenset({Shape.SEVEN_PAIRS})
+_REGULAR_ONLY: Final = frozenset({Shape.REGULAR})
+_ONE_MELD_SHAPES: Final = frozenset({Shape.KNITTED_STRAIGHT, Shape.REGULAR})
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +259,7 @@ def generic_ukeire(plan: Plan | None, level: int, ctx: Context) -> float:
     kinds gets a share of the regular figure.
     """
     scale = ctx.pool / 100.0
-    if plan is not None and plan.shapes == {Shape.SEVEN_PAIRS}:
+    if plan is not None and plan.shapes == _SEVEN_PAIRS_ONLY:
         return 3.0 * (2 * level - 1) * scale * 1.2
     base = 6.0 if level <= 1 else 14.0
     if plan is not None and plan.allowed is not None:
@@ -281,7 +287,8 @@ def _p_finish(
 
 def _all_concealed(melds: Sequence[Meld]) -> bool:
     """Whether every declared meld is a concealed kong (不求人/门前清 stay)."""
-    return all(m.kind is MeldKind.CONCEALED_KONG for m in melds)
+    # no melds (most calls): no generator to build; this runs every estimate
+    return not melds or all(m.kind is MeldKind.CONCEALED_KONG for m in melds)
 
 
 def _tenpai_estimate(
@@ -493,7 +500,7 @@ def _estimate(
                 melds,
                 wilds,
                 d,
-                all_kinds=plan.shapes != {Shape.REGULAR},
+                all_kinds=plan.shapes != _REGULAR_ONLY,
                 near=near,
             )
             uk = sum(ctx.unseen[k] for k in useful)
@@ -574,7 +581,7 @@ def _improving(
         # the free shape: max(deficiency - wilds, 0) < d, one suit at a time;
         # which kinds lower it does not depend on what is unseen, so the
         # answer for the hand is kept and filtered here
-        static = tuple(k for k in kinds if k != wild)
+        static = tuple(kinds) if wild is None else tuple(k for k in kinds if k != wild)
         below = _kinds_below(tuple(t), len(melds), plan.shapes, static, d + wilds)
         return [k for k in below if unseen[k] > 0 or d <= 1]
     candidates = [
@@ -727,8 +734,8 @@ def _possible_shapes(shapes: frozenset[Shape], melds: int) -> frozenset[Shape]:
     if melds == 0:
         return shapes
     if melds == 1:
-        return shapes & {Shape.KNITTED_STRAIGHT, Shape.REGULAR}
-    return shapes & {Shape.REGULAR}
+        return shapes & _ONE_MELD_SHAPES
+    return shapes & _REGULAR_ONLY
 
 
 def _simple(plan: Plan) -> bool:

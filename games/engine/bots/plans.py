@@ -20,6 +20,8 @@ from ...rules.shanten import Shape, min_deficiency
 
 INF = 99
 _REGULAR = frozenset({Shape.REGULAR})
+# the shapes declared melds allow (built once: admits_melds runs per estimate)
+_MELD_SHAPES = frozenset({Shape.REGULAR, Shape.KNITTED_STRAIGHT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,7 @@ class Plan:
         """Whether the declared melds are compatible with the plan."""
         if not melds:
             return True
-        if not (self.shapes & {Shape.REGULAR, Shape.KNITTED_STRAIGHT}):
+        if not (self.shapes & _MELD_SHAPES):
             return False
         for m in melds:
             if self.allowed is not None and m.first.index not in self.allowed:
