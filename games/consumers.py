@@ -53,7 +53,7 @@ from .presenters import render_toast
 from .presenters.render import Frame, seat_frame
 from .protocol import TABLE_REQUESTS, parse_move, refusal_message
 from .services import TableError, seats
-from .services.act import table_act
+from .services.act import table_move
 from .services.hands import fetch_table
 from .services.moves import Move
 from .services.notify import table_group
@@ -451,20 +451,27 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _move_sync(
         self, user: Any, move: Move
     ) -> tuple[Table, tuple[Frame, int] | None]:
-        """Apply this seat's ``move`` (games.services.act.table_act), then
+        """Apply this seat's ``move`` (games.services.act.table_move), then
         render this seat's frame of the state it left, in the same worker
         thread: one thread hand-off per move instead of two, and the mover's
         frame no longer waits for the move's group message to come back from
-        the channel layer.  The render is the one :meth:`send_frame` does,
-        after the commit.  If it fails the move stands and the group message
-        renders as before (None).
+        the channel layer.  The frame is rendered after the commit from the
+        table and hand the move stored (no query, no snapshot decoded), but
+        for a move that ended the hand: settling wrote rows those objects do
+        not hold, so that frame is rendered as :meth:`send_frame` does.  If
+        the render fails the move stands and the group message renders as
+        before (None).
 
         Raises:
-            ActionError, TableError: the move is refused (table_act).
+            ActionError, TableError: the move is refused (table_move).
         """
-        table = table_act(user=user, table_id=self.table_id, move=move)
+        table, hand = table_move(user=user, table_id=self.table_id, move=move)
         try:
-            return table, self._render_state()
+            if hand.ended or self.seat is None:
+                return table, self._render_state()
+            with translation.override(self.lang):
+                frame = seat_frame(table, self.seat, user=user, hand=hand)
+            return table, (frame, table.seq)
         except Exception:
             log.exception(
                 "table %s seat %s: frame after move", self.table_id, self.seat

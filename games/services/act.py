@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from games.engine.hand import Hand
 
 from ..models import HandRecord, Table
 from .auto import run_auto
@@ -34,6 +35,16 @@ def table_act(
 ) -> Table:
     """Apply ``user``'s ``move`` for their seat at table ``table_id``.
 
+    :func:`table_move` without the hand; returns the table.
+    """
+    return table_move(user=user, table_id=table_id, move=move, now=now)[0]
+
+
+def table_move(
+    *, user: User, table_id: int, move: Move, now: float | None = None
+) -> tuple[Table, Hand]:
+    """Apply ``user``'s ``move`` for their seat at table ``table_id``.
+
     Locks the table row; loads the hand; resolves the move against it
     (games.services.moves); applies it with the engine; plays the bot's and
     托管 seats' moves until a human must act; stores the events; settles an
@@ -42,7 +53,9 @@ def table_act(
     ``accept_bot``) are not moves: the interfaces route them to
     games.services.tables (``games.protocol.TABLE_REQUESTS``).
 
-    Returns the table.
+    Returns the table and the hand as stored (the state at ``table.seq``),
+    both as committed: the caller's own objects, which a frame of that state
+    may be rendered from (games.consumers) with no query.
 
     Raises:
         TableError: not seated here, no live hand.
@@ -85,4 +98,4 @@ def table_act(
             now=now,
             reveal=reveal,
         )
-    return table
+    return table, hand

@@ -73,7 +73,7 @@ async def test_an_unexpected_error_is_a_toast_not_a_closed_socket(monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(consumers, "table_act", boom)
+    monkeypatch.setattr(consumers, "table_move", boom)
     await ca.send_to(text_data=json.dumps({"action": "discard", "seq": 1}))
     msgs = await drain(ca)
     assert _toast_text(msgs[0]) == "服务器出错，这次操作没有生效，请再试一次"

@@ -13,10 +13,13 @@ from games import presenters
 from games.consumers import TableConsumer, frame_table
 from games.engine.hand import Hand
 from games.models import Table
+from games.presenters.render import seat_frame
+from games.protocol import parse_move
 from games.services import TableError, table_continue, table_quick_match
+from games.services.act import table_move
 from games.services.hands import load_hand
 from games.services.locking import table_lock
-from tests.games.driver import apply_move, next_move, play_out
+from tests.games.driver import apply_move, next_move, play_out, unveiled_at
 
 pytestmark = pytest.mark.django_db
 
@@ -107,6 +110,35 @@ def test_a_frame_loads_its_hand_from_the_table_query_without_replaying(
     snaps = [x for x in q.captured_queries if 'FROM "games_handsnapshot"' in x["sql"]]
     assert len(tables) == 1 and logs == [] and snaps == []
     assert replays == []
+
+
+def test_the_frame_of_a_moves_own_state_is_the_frame_read_back(table):
+    """The mover's consumer renders its frame from the table and hand the
+    move stored (games.consumers.TableConsumer._move_sync): the same HTML,
+    for both seats, as a frame read back from the database, at every move
+    of four hands (claims, kongs and veils included) that does not end one."""
+    users = {0: table.seat0, 1: table.seat1}
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(4):
+        while (move := next_move(table, rng)) is not None:
+            seat, payload = move
+            now = unveiled_at(table, seat)
+            moved, hand = table_move(
+                user=users[seat], table_id=table.pk, move=parse_move(payload), now=now
+            )
+            if hand.ended:
+                continue
+            read = frame_table(table.pk)
+            assert read is not None and read.seq == moved.seq == hand.seq
+            for s in (0, 1):
+                mine = seat_frame(moved, s, user=users[s], hand=hand, now=now)
+                back = seat_frame(read, s, user=users[s], now=now)
+                assert mine.seq == back.seq and mine.parts == back.parts
+            compared += 1
+        for user in users.values():
+            table_continue(user=user, table_id=table.pk)
+    assert compared >= 60
 
 
 def test_each_load_is_a_hand_of_its_own(table):
