@@ -434,10 +434,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         return None if table is None else table.seat_of(user_id)
 
-    def _render_sync(self) -> Frame | None:
-        rendered = self._render_state()
-        return None if rendered is None else rendered[0]
-
     def _render_state(self) -> tuple[Frame, int] | None:
         """This seat's frame of the table as it is now, and the table's seq
         in that state (a veiled frame shows an older one), or None."""

@@ -103,12 +103,7 @@ def clock_clear(*, table_id: int, kind: str) -> None:
     Call under the table's row lock, like :func:`clock_set`.  One statement
     here saves the clock a row it would claim, lock and run for nothing.
     """
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"DELETE FROM {connection.ops.quote_name(Due._meta.db_table)}"
-            " WHERE table_id = %s AND kind = %s",
-            [table_id, KINDS(kind)],
-        )
+    Due.objects.filter(table_id=table_id, kind=KINDS(kind)).delete()
 
 
 def _act(row: Due, now: float) -> bool:

@@ -52,7 +52,13 @@ def _set_auto(table: Table, seat: int, on: bool, now: float) -> bool:
 
 def away_since(*, table: Table) -> list[float | None]:
     """Per seat, when its last websocket closed (epoch s), None if connected."""
-    away = list(table.away_since or [])
+    return _per_seat(table.away_since)
+
+
+def _per_seat(stored: list[float | None] | None) -> list[float | None]:
+    """The stored ``away_since`` value (a JSON list, possibly short or
+    null) as one entry per seat."""
+    away = list(stored or [])
     return [float(a) if a is not None else None for a in (away + [None, None])[:2]]
 
 
@@ -183,14 +189,12 @@ def _marked_away(*, table_id: int, seat: int, hand_id: int) -> bool:
     """Whether ``seat`` of table ``table_id`` is marked away while the table
     plays hand ``hand_id`` (one row read, no lock): False when the table is
     gone or at another hand, as :func:`seat_away` then does nothing."""
-    row = (
+    stored = (
         Table.objects.filter(pk=table_id, hand_id=hand_id)
         .values_list("away_since", flat=True)
         .first()
     )
-    if row is None:
-        return False
-    return (list(row or []) + [None, None])[seat] is not None
+    return _per_seat(stored)[seat] is not None
 
 
 @annul_on_failure

@@ -103,7 +103,9 @@ def test_a_frame_loads_its_hand_from_the_table_query_without_replaying(
     consumer.table_id, consumer.seat, consumer.lang = table.pk, 1 - actor, None
     consumer.scope = {"user": users[1 - actor]}
     with CaptureQueriesContext(connection) as q:
-        html = consumer._render_sync().html()
+        rendered = consumer._render_state()
+    assert rendered is not None
+    html = rendered[0].html()
     assert 'data-seq="' in html
     tables = [x for x in q.captured_queries if 'FROM "games_table"' in x["sql"]]
     logs = [x for x in q.captured_queries if 'FROM "games_handevent"' in x["sql"]]
