@@ -212,9 +212,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     lang: str | None = None  # None: the source language (Chinese)
     _sent: Mapping[str, str] | None = None  # the fragments last sent, by name
     _sent_seq: int | None = None  # the seq of the frame last sent
-    # the table seq of the state this seat's own move rendered (_move_sync),
-    # until the next render: the group messages of moves up to it need none
-    _acted_seq: int | None = None
+    # (hand id, seq) of the state this seat's own move rendered (_move_sync),
+    # until the next render: the group messages of that hand's moves up to
+    # it need none.  seq restarts with each hand, so the hand is part of it.
+    _acted: tuple[int | None, int] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -313,7 +314,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 move = parse_move(payload)
                 table, rendered = await _pooled(self._move_sync)(user, move)
                 if rendered is not None:  # as table_update would: if changed
-                    self._acted_seq = rendered[1]
+                    self._acted = rendered[1]
                     await self._deliver(rendered[0], changed_only=True)
         except (ActionError, TableError) as exc:
             with translation.override(self.lang):
@@ -358,11 +359,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         since.
         """
         seq = event.get("seq")
+        acted = self._acted
         if not (
             event.get("events")
             and isinstance(seq, int)
-            and self._acted_seq is not None
-            and seq <= self._acted_seq
+            and acted is not None
+            and event.get("hand") == acted[0]
+            and seq <= acted[1]
         ):
             await self.send_frame(changed_only=bool(event.get("events")))
         reveal = event.get("reveal")
@@ -412,7 +415,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         (issue 11 §5.2).  Connecting and ``sync`` always send.
         """
         rendered = await _pooled(self._render_state)()
-        self._acted_seq = None
+        self._acted = None
         if rendered is not None:
             await self._deliver(rendered[0], changed_only=changed_only)
 
@@ -434,19 +437,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         return None if table is None else table.seat_of(user_id)
 
-    def _render_state(self) -> tuple[Frame, int] | None:
-        """This seat's frame of the table as it is now, and the table's seq
-        in that state (a veiled frame shows an older one), or None."""
+    def _render_state(self) -> tuple[Frame, tuple[int | None, int]] | None:
+        """This seat's frame of the table as it is now, and the table's
+        (hand id, seq) in that state (a veiled frame shows an older one), or
+        None."""
         table = frame_table(self.table_id)
         if table is None or self.seat is None:
             return None
         with translation.override(self.lang):  # thread-local: set in this thread
             frame = seat_frame(table, self.seat, user=self.scope["user"])
-        return frame, table.seq
+        return frame, (table.hand_id, table.seq)
 
     def _move_sync(
         self, user: Any, move: Move
-    ) -> tuple[Table, tuple[Frame, int] | None]:
+    ) -> tuple[Table, tuple[Frame, tuple[int | None, int]] | None]:
         """Apply this seat's ``move`` (games.services.act.table_move), then
         render this seat's frame of the state it left, in the same worker
         thread: one thread hand-off per move instead of two, and the mover's
@@ -467,7 +471,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return table, self._render_state()
             with translation.override(self.lang):
                 frame = seat_frame(table, self.seat, user=user, hand=hand)
-            return table, (frame, table.seq)
+            return table, (frame, (table.hand_id, table.seq))
         except Exception:
             log.exception(
                 "table %s seat %s: frame after move", self.table_id, self.seat

@@ -588,3 +588,36 @@ async def test_a_socket_gets_what_changed_and_the_whole_frame_when_behind(settin
     assert len(again) == 1 and len(fragments(again[0])) == 10
     for comm in socks:
         await comm.disconnect()
+
+
+async def test_a_new_hands_moves_are_rendered_after_the_movers_own_render():
+    """seq restarts with each hand: a seat whose own move rendered hand A at
+    seq 40 must still render hand B's deal at seq 3 (the 继续 after a hand
+    its own move ended), and only skips hand A's messages up to seq 40."""
+    from games.consumers import TableConsumer
+
+    consumer = TableConsumer()
+    consumer.seat = 0
+    rendered: list[bool] = []
+
+    async def send_frame(*, changed_only: bool = False) -> None:
+        rendered.append(changed_only)
+        consumer._acted = None
+
+    consumer.send_frame = send_frame  # type: ignore[method-assign]
+    move = [{"kind": "discard"}]
+    for message, renders in [
+        ({"hand": 7, "seq": 40, "events": move}, False),  # its own move's state
+        ({"hand": 7, "seq": 39, "events": move}, False),  # an older one
+        ({"hand": 8, "seq": 3, "events": move}, True),  # the next hand's deal
+    ]:
+        consumer._acted = (7, 40)
+        rendered.clear()
+        await consumer.table_update({"type": "table.update", **message})
+        assert rendered == ([True] if renders else []), message
+    consumer._acted = (7, 40)
+    rendered.clear()
+    await consumer.table_update(
+        {"type": "table.update", "hand": 7, "seq": 41, "events": move}
+    )
+    assert rendered == [True]
