@@ -73,6 +73,38 @@ def test_build_a_hand_by_clicking_then_read_waits_and_total(live, browser, viewp
     context.close()
 
 
+SLOW_XHR = """
+(() => {
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    setTimeout(() => send.apply(this, args), 250);
+  };
+})();
+"""
+
+
+def test_fast_clicks_on_a_slow_connection_add_every_tile_in_order(live, browser):
+    """Each click's tile travels with its own request: clicks made while the
+    earlier ones are still on their way (requests held back 250 ms here, as
+    on a slow phone connection) are queued, and each adds the tile that was
+    clicked — not whichever tile was clicked last by the time it is sent."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.add_init_script(SLOW_XHR)
+    page.goto(f"{live.url}/calculator/?ruleset=mcr")
+    palette = page.locator('[data-testid="calc-palette"]')
+    clicked = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p"]
+    for tile in clicked:
+        palette.locator(f'[data-tile="{tile}"]').click()
+    page.wait_for_function(
+        "document.querySelectorAll('[data-testid=calc-hand] .rt-run [data-tile]')"
+        ".length == 11 && !document.querySelector('.htmx-request')",
+        timeout=30_000,
+    )
+    notation = page.locator('[data-testid="calc-notation"]')
+    assert notation.input_value() == "123456789m12p"
+    page.close()
+
+
 def test_melds_and_the_claimed_tile_by_clicking(live, browser):
     page = browser.new_page(viewport=DESKTOP)
     page.goto(f"{live.url}/calculator/?ruleset=mcr")
