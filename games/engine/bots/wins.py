@@ -16,6 +16,7 @@ from ...rules.melds import Meld
 from ...rules.rulesets import RuleSet
 from ...rules.situation import WinSituation
 from ...rules.tiles import Tile
+from ...rules.wild_scoring import WHITE, split_counts
 
 if TYPE_CHECKING:
     from .evaluate import Context
@@ -30,6 +31,8 @@ WinScorer = Callable[[Sequence[int], Sequence[Meld], WinSituation, RuleSet], Sco
 
 NO_WIN: ScoredWin = (0, frozenset())
 
+_WHITE = WHITE.index
+
 
 def engine_scorer(
     counts: Sequence[int],
@@ -38,12 +41,24 @@ def engine_scorer(
     ruleset: RuleSet,
 ) -> ScoredWin:
     """Score a complete hand with the rules engine (via games.engine.analysis)."""
-    from ..analysis import score_win
+    return _engine_score(counts, melds, situation, ruleset)[0]
 
-    result = score_win(counts, melds, situation, ruleset)
-    if result is None:
-        return NO_WIN
-    return int(result.total), frozenset(f.id for f in result.fans if f.counted)
+
+def _engine_score(
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> tuple[ScoredWin, int]:
+    """:func:`engine_scorer`'s result and the fan the hand counts toward the
+    rule set's minimum (``minimum_total``, known for a win that falls short)."""
+    from ..analysis import score_result
+
+    result = score_result(counts, melds, situation, ruleset)
+    if not result.win:
+        return NO_WIN, result.minimum_total
+    ids = frozenset(f.id for f in result.fans if f.counted)
+    return (int(result.total), ids), result.minimum_total
 
 
 def win_fan(
@@ -159,6 +174,9 @@ def scored_win(
     got = ctx.cache.get(key)
     if got is not None:
         return got
+    if self_drawn and _self_draw_short(ctx, counts, melds, tile, key):
+        ctx.cache[key] = NO_WIN
+        return NO_WIN
     full = list(counts)
     full[tile] += 1
     situation = _situation(
@@ -172,8 +190,85 @@ def scored_win(
         obs.bonus_tile,
     )
     try:
-        got = ctx.scorer(full, melds, situation, obs.ruleset)
+        if ctx.scorer is engine_scorer:
+            got, short = _engine_score(full, melds, situation, obs.ruleset)
+            if not self_drawn and not got[0]:
+                ctx.cache[(_SHORT, key)] = (short, frozenset())
+        else:
+            got = ctx.scorer(full, melds, situation, obs.ruleset)
     except (ValueError, KeyError):
         got = NO_WIN
     ctx.cache[key] = got
     return got
+
+
+_SHORT = "short"
+"""Marks a cache entry ``(_SHORT, key)``: for the discard win ``key`` that
+the rules engine scored below the minimum, ``(fan toward the minimum, ∅)``."""
+
+
+def _gain_of(ruleset: RuleSet) -> tuple[int, int]:
+    """The most fan toward the minimum that winning self-drawn instead of on
+    a discard can add when the winning tile completes no pung, with no
+    claimed meld and with one: the fans that need the self-draw (自摸,
+    不求人; games.rules.scoring_features), less those that need no claimed
+    meld when one is held.  The others a self-draw changes are the
+    discard-only fans it takes away, and a pung completed by the winning
+    tile (concealed only when self-drawn: 双暗刻 … 四暗刻).  The bots'
+    situations set no 杠 or last-tile flag."""
+    drawn = [
+        f for f in ruleset.fans if "self_drawn" in f.needs and f.counts_toward_minimum
+    ]
+    return (
+        sum(f.points for f in drawn),
+        sum(f.points for f in drawn if "no_claims" not in f.needs),
+    )
+
+
+@lru_cache(maxsize=16)
+def _registered_gain(name: str) -> tuple[RuleSet, tuple[int, int]]:
+    """:func:`_gain_of` the registered rule set ``name`` (one per rule set)."""
+    from ...rules.rulesets import get as get_ruleset
+
+    ruleset = get_ruleset(name)
+    return ruleset, _gain_of(ruleset)
+
+
+def _self_draw_gain(ruleset: RuleSet, melds: Sequence[Meld]) -> int:
+    try:
+        registered, gains = _registered_gain(ruleset.name)
+    except KeyError:
+        gains = _gain_of(ruleset)
+    else:
+        if registered is not ruleset:  # a rule set built by hand (tests)
+            gains = _gain_of(ruleset)
+    return gains[1] if any(not m.is_concealed for m in melds) else gains[0]
+
+
+def _self_draw_short(
+    ctx: Context,
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    tile: int,
+    key: tuple[object, ...],
+) -> bool:
+    """Whether winning self-drawn on ``tile`` surely falls below the minimum,
+    known without scoring it: the same win on a discard was scored short of
+    the minimum by more than :func:`_self_draw_gain`, and the winning tile
+    can complete no pung (with the wilds, at most one more tile of its face;
+    a wild winning tile may stand for any).  The best reading self-drawn is
+    then at most the best on a discard plus the gain, below the minimum:
+    :data:`NO_WIN` either way."""
+    short = ctx.cache.get((_SHORT, (*key[:4], False, *key[5:])))
+    if short is None:
+        return False
+    ruleset = ctx.obs.ruleset
+    if short[0] + _self_draw_gain(ruleset, melds) >= ruleset.min_fan:
+        return False
+    wild = ctx.wild
+    if wild is None:
+        return counts[tile] < 2
+    if tile == wild:
+        return False
+    faces, wilds = split_counts(counts, wild)
+    return faces[wild if tile == _WHITE and wild != _WHITE else tile] + wilds < 2
