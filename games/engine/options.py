@@ -255,11 +255,15 @@ class HandRules:
             System.READY in rs.systems
             and self._shanten_of(list(c), len(s.melds[seat])) <= 0
         ):
-            # tenpai after the best discard: 报听 with each discard that keeps it
+            # tenpai after the best discard: 报听 with each discard that keeps
+            # it (every discard's shanten in one pass: one suit changes each)
+            after = analysis.shanten_after_discards(
+                c, len(s.melds[seat]), s.wild, rs, kinds
+            )
             out.extend(
                 Ready(seat, seq, ALL_TILES[i])
-                for i in kinds
-                if self._shanten_after(seat, i) == 0
+                for i, n in zip(kinds, after, strict=True)
+                if n == 0
             )
         if (
             System.SWAP in rs.systems
