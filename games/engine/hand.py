@@ -65,7 +65,6 @@ replays and applies.  The names above stay importable from this module.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..rules.rulesets import get as get_ruleset
 from ..rules.rulesets.base import RuleSet, System
@@ -323,37 +322,42 @@ class Hand(HandClaims):
         self._now = float(now)
         s.short_win[seat] = []  # explained until the seat's next action
         self._legal_memo.clear()
-        handler = self._handlers()[type(action)]
-        handler(action)
+        self._handle(action)
         self._run_auto_discards()
         s.last_acted[seat] = s.seq
         return self.events[start:]
 
-    def _handlers(self) -> dict[type[Action], Callable[[Any], None]]:
-        got = self._handler_map
-        if got is None:
-            got = self._handler_map = self._make_handlers()
-        return got
+    def _handle(self, action: Action) -> None:
+        """Apply ``action`` with its type's ``_do_*`` method.
 
-    def _make_handlers(self) -> dict[type[Action], Callable[[Any], None]]:
-        return {
-            PreDeal: self._do_pre_deal,
-            Double: self._do_double,
-            Discard: self._do_discard,
-            Win: self._do_win,
-            Pass: self._do_pass,
-            Chi: self._do_chi,
-            Pung: self._do_pung,
-            Kong: self._do_kong,
-            ConcealedKong: self._do_concealed_kong,
-            AddedKong: self._do_added_kong,
-            Ready: self._do_ready,
-            Swap: self._do_swap,
-            Timeout: self._do_timeout,
-            AutoPlay: self._do_auto_play,
-        }
+        The method is looked up by name (:data:`_HANDLER_NAMES`) when asked,
+        not kept bound on the hand: a hand holding its own bound methods is
+        a reference cycle, so every finished hand would wait for the
+        garbage collector (filling its older generations) instead of going
+        with its last reference.
+        """
+        getattr(self, _HANDLER_NAMES[type(action)])(action)
 
     # ------------------------------------------------------------------ view
     def view(self, seat: int) -> dict[str, JSON]:
         """What ``seat`` may see (see :func:`games.engine.view.render_view`)."""
         return render_view(self, seat)
+
+
+_HANDLER_NAMES: dict[type[Action], str] = {
+    PreDeal: "_do_pre_deal",
+    Double: "_do_double",
+    Discard: "_do_discard",
+    Win: "_do_win",
+    Pass: "_do_pass",
+    Chi: "_do_chi",
+    Pung: "_do_pung",
+    Kong: "_do_kong",
+    ConcealedKong: "_do_concealed_kong",
+    AddedKong: "_do_added_kong",
+    Ready: "_do_ready",
+    Swap: "_do_swap",
+    Timeout: "_do_timeout",
+    AutoPlay: "_do_auto_play",
+}
+"""The :class:`Hand` method that applies each action type."""

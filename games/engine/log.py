@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ..rules.rulesets.base import RuleSet
 from ..rules.tiles import ALL_TILES
@@ -66,7 +65,6 @@ class HandLog(HandRules):
         self._scored = functools.lru_cache(maxsize=32)(
             functools.partial(analysis.score_frozen, ruleset)
         )
-        self._handler_map: dict[type[Action], Callable[[Any], None]] | None = None
 
     # ---------------------------------------------------------------- reading
     @property

@@ -3,9 +3,8 @@ timeouts and 托管."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..rules.melds import Meld, MeldKind
 from ..rules.rulesets.base import System
@@ -38,7 +37,7 @@ class HandTurns(HandDealing):
 
         def _auto_pass(self, seat: int) -> None: ...
 
-        def _handlers(self) -> dict[type[Action], Callable[[Any], None]]: ...
+        def _handle(self, action: Action) -> None: ...
 
     def _do_pre_deal(self, a: PreDeal) -> None:
         self._require(Phase.PRE_DEAL, a)
@@ -309,7 +308,7 @@ class HandTurns(HandDealing):
         self._emit("timeout", a.seat, {"phase": s.phase.value})
         self._nested = True
         try:
-            self._handlers()[type(default)](default)
+            self._handle(default)
         finally:
             self._nested = False
 
