@@ -215,3 +215,24 @@ def test_a_timeout_notice_has_its_own_row_in_the_centre_panel(live, browser, wid
         assert abs(moved) < 3, (part, before, after)
     assert abs(after["timer"] - before["timer"]) < 1, (before, after)
     assert after["note"] > after["turn"] and after["task"] > after["note"], after
+
+
+@pytest.mark.parametrize("voted", ["opponent", "me"])
+def test_who_chose_continue_is_on_screen_on_a_phone(live, browser, voted):
+    """Fresh tester: on a 390×844 phone "对手已选择继续" sat in the body of the
+    settlement, below the fold, while the sticky bar showed only the
+    countdown and the buttons.  Both 继续 lines now sit in that bar."""
+    st = settlement(continue_voted={"me": voted == "me", "opponent": voted != "me"})
+    ctx = context(phase="ended", my_turn=False, settlement=st)
+    bctx, page = _page(live, browser, (390, 844), ctx, "zh-hans")
+    testid = "opponent-continued" if voted != "me" else "continue-waiting"
+    line = page.locator(f"[data-testid={testid}]")
+    page.screenshot(path=f"{SHOTS}/settle-voted-{voted}.png")
+    box = line.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    bar = page.locator(".mj-settle-actions").bounding_box()
+    assert bar is not None and bar["y"] <= box["y"]
+    assert line.inner_text() == (
+        "对手已选择继续，等你决定。" if voted != "me" else "已选择继续，等待对手…"
+    )
+    bctx.close()
