@@ -58,7 +58,7 @@ from .fans.base import FanLine
 from .melds import Meld, MeldKind
 from .scoring_context import _SHAPE_NAME, HandFacts, ScoringContext
 from .scoring_features import FEATURES, needs_mask, tiles_feature
-from .scoring_plan import Analysis, Found, Outcome, _evaluate, _plan
+from .scoring_plan import _PLANS, Analysis, Found, Outcome, _evaluate, _plan
 from .situation import WinSituation
 from .tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles
 
@@ -186,10 +186,12 @@ def _prepare(
         counts = tuple(total)
     else:
         counts = conc
-    most = max(counts)
+    # The counts as bytes: a kind above four and a kind at four are found
+    # by scans of bytes in C, not by comparing int objects one by one.
+    b = bytes(counts)
     s = situation
     if (
-        most > 4
+        b.translate(None, _UP_TO_4)  # a count above 4 is left
         or not (27 <= s.seat_wind.index < 31 and 27 <= s.round_wind.index < 31)
         or (s.flowers and not _flowers_ok(s.flowers))
         or (s.kong and (kongs == 0 if s.self_drawn else counts[wi] != 1))
@@ -201,7 +203,7 @@ def _prepare(
         situation,
         standing,
         (conc, counts, mask, melded, kongs, ckongs),
-        most,
+        4 in b,
     )
     return hand, sig
 
@@ -216,6 +218,7 @@ def _flowers_ok(flowers: Sequence[Tile]) -> bool:
     return True
 
 
+_UP_TO_4 = bytes(range(5))
 _BIT = tuple(1 << i for i in range(NUM_KINDS + 8))
 _BIT3 = tuple(7 << i for i in range(NUM_KINDS + 8))  # a chow's three tiles
 _CONCEALED_KONG = MeldKind.CONCEALED_KONG
@@ -371,7 +374,9 @@ def score(
     # _candidates without the list: the first split of the highest total.
     hand, sig = _prepare(concealed, melds, situation)
     fans = ruleset.fans
-    plan = _plan(fans)
+    plan = _PLANS.get(id(fans))  # _plan(fans), read directly
+    if plan is None or plan.fans is not fans:
+        plan = _plan(fans)
     best: ScoringContext | None = None
     top: Outcome | None = None
     for d in split_hand(hand.concealed, sig, ruleset.shapes):

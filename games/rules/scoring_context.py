@@ -8,6 +8,7 @@ importable from there as before.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any, TypeVar
 
 from .decompose import (
@@ -75,7 +76,7 @@ class HandFacts:
         "features",
         "_unique",
         "_kinds",
-        "_most",
+        "_four",
     )
 
     def __init__(
@@ -148,7 +149,7 @@ class HandFacts:
         self.last_claim = (not sd) and situation.wall_last
         self._unique: bool | None = None
         self._kinds: tuple[int, ...] | None = None
-        self._most = max(counts_t)
+        self._four = 4 in counts_t
         self.features = _hand_features(self)
 
     @classmethod
@@ -158,12 +159,12 @@ class HandFacts:
         situation: WinSituation,
         standing: tuple[int, ...],
         known: tuple[tuple[int, ...], tuple[int, ...], int, int, int, int],
-        most: int,
+        four: bool,
     ) -> HandFacts:
         """``HandFacts(standing, melds, situation, known)`` for a caller that
         has checked the input and counted the tiles (:func:`_prepare`):
         the same attributes, set without the general path's recounting
-        (``most``: the highest count in ``known``'s counts)."""
+        (``four``: some kind has four tiles in ``known``'s counts)."""
         self = _new(cls)
         conc, counts, mask, melded, kongs, ckongs = known
         self.melds = melds
@@ -202,7 +203,7 @@ class HandFacts:
             self.last_claim = wall
         self._unique = None
         self._kinds = None
-        self._most = most
+        self._four = four
         self.features = _hand_features(self)
         return self
 
@@ -212,7 +213,7 @@ class HandFacts:
         got = self._kinds
         if got is None:
             c = self.counts
-            got = self._kinds = tuple(i for i in range(NUM_KINDS) if c[i])
+            got = self._kinds = tuple(compress(_KIND_RANGE, c))
         return got
 
     @property
@@ -226,7 +227,9 @@ class HandFacts:
         if self._unique is None:
             win = self.win
             unique = not has_other_regular_wait(self.standing, win)
-            if unique and not self.melds:
+            # With more than eight kinds, the standing tiles have more than
+            # seven: no seven-pairs wait (one bit count, not a scan).
+            if unique and not self.melds and self.mask.bit_count() <= 8:
                 unique = seven_pairs_waits(self.standing) <= {win}
             self._unique = unique
         return self._unique
@@ -420,6 +423,7 @@ class ScoringContext:
 
 
 _new = object.__new__
+_KIND_RANGE = range(NUM_KINDS)
 # suits bit set (1 万, 2 筒, 4 条) by whether each suit is present
 _SUITS_OF = (((0, 4), (2, 6)), ((1, 5), (3, 7)))
 _WIND_MASK = 0xF << 27

@@ -197,7 +197,7 @@ def _hand_features(h: HandFacts) -> int:
             f |= _MELDED_KONG_F
         if h.concealed_kongs:
             f |= _CONCEALED_KONG_F
-    if h._most >= 4 and 4 in c and c.count(4) > kongs:
+    if h._four and c.count(4) > kongs:
         f |= _HOG_F
     s = h.situation
     if s.flowers:
