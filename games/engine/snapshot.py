@@ -140,7 +140,10 @@ def events_from_rows(rows: Sequence[Sequence[Any]]) -> list[Event]:
 
 def recent_events(hand: Hand) -> list[Event]:
     """The events a snapshot keeps: from the one before the hand's last
-    discard to the end (the whole log before the first discard).
+    discard to the end (the whole log before the first discard) — from the
+    one before the discard before it when both were made at the same time
+    (one write: a bot's answer to a timed-out discard, whose notice the
+    frame still shows).
 
     Everything a frame or the veil reads of the log lies there
     (games.presenters.events, games.services.veil): a hand continued from
@@ -148,10 +151,19 @@ def recent_events(hand: Hand) -> list[Event]:
     comes after them.
     """
     events = hand.events
+    start = -1
     for i in range(len(events) - 1, -1, -1):
-        if events[i].kind == "discard":
-            return events[max(0, i - 1) :]
-    return list(events)
+        if events[i].kind != "discard":
+            continue
+        if start < 0:
+            start = i
+            continue
+        if events[i].at == events[start].at:
+            start = i
+        break
+    if start < 0:
+        return list(events)
+    return events[max(0, start - 1) :]
 
 
 def hand_to_snapshot(hand: Hand) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.events import Event
 from games.engine.hand import Hand
 from games.rules.tiles import ALL_TILES
 
@@ -53,10 +54,28 @@ def timeout_notice(hand: Hand, record_id: int, seat: int) -> dict[str, Any] | No
     ``{id ("<hand>:<seq>" of the discard), who me|opponent, tile}`` or None.
     Public facts only: the discard is seen by both seats, and only a turn's
     timeout counts (a claim window's is never shown).
+
+    The seat that timed out also keeps the notice of its own discard when
+    the opponent's discard came in the same write (the same ``at``: a bot,
+    托管 or a locked 报听 seat answers at once), so it never had a frame
+    of its own — until its next call or discard.  A loaded hand holds that
+    discard (games.engine.snapshot.recent_events).
     """
+    latest: Event | None = None
+    acted = False  # the seat called after the latest discard
     for ev in reversed(hand.events[-40:]):
-        if ev.kind == "discard":
-            return _timed_out_discard(hand, record_id, seat, ev.seq)
+        if ev.kind != "discard":
+            acted |= latest is None and ev.seat == seat and ev.kind in CALLOUT_EVENTS
+        elif latest is None:
+            note = _timed_out_discard(hand, record_id, seat, ev.seq)
+            if note is not None or ev.seat == seat or acted:
+                return note
+            latest = ev
+        elif ev.seat == seat and ev.at == latest.at:
+            note = _timed_out_discard(hand, record_id, seat, ev.seq)
+            return note if note is not None and note["who"] == "me" else None
+        else:
+            return None
     return None
 
 

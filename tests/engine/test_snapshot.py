@@ -154,9 +154,9 @@ def test_a_loaded_hand_holds_its_recent_events_only():
     for seat in (0, 1):
         hand.apply(hand.default_action(seat), now=1.0)
     assert recent_events(hand) == hand.events  # no discard yet: the whole log
-    for _ in range(6):
+    for k in range(6):  # one move a second: each discard a write of its own
         seat = next(i for i in (0, 1) if hand.state.pending[i])
-        hand.apply(simple_choose(hand, seat), now=2.0)
+        hand.apply(simple_choose(hand, seat), now=2.0 + k)
     last = _last_discard(hand)
     assert last is not None
     kept = recent_events(hand)
@@ -171,3 +171,21 @@ def test_a_loaded_hand_holds_its_recent_events_only():
     gap = json.loads(json.dumps(hand_to_snapshot(hand)))
     with pytest.raises(SnapshotError):  # not consecutive
         hand_from_snapshot(gap, [kept[0], *kept[2:]])
+
+
+def test_a_snapshot_keeps_the_discard_answered_in_the_same_write():
+    """A bot answers a timed-out discard at once (the same ``at``): the
+    snapshot keeps both discards, so the frame can still show the timeout
+    notice of the first (games.presenters.events.timeout_notice)."""
+    hand = Hand.new("erren", now=0.0, seed="45" * 16, turn_from_discard=True)
+    for seat in (0, 1):
+        hand.apply(hand.default_action(seat), now=1.0)
+    discards: list[int] = []
+    while len(discards) < 3:
+        seat = next(i for i in (0, 1) if hand.state.pending[i])
+        at = 3.0 if len(discards) >= 1 else 2.0  # the 2nd and 3rd: one write
+        hand.apply(simple_choose(hand, seat), now=at)
+        discards = [e.seq for e in hand.events if e.kind == "discard"]
+    kept = recent_events(hand)
+    assert kept[0].seq == discards[1] - 1 and kept[-1].seq == hand.seq
+    assert _round_trip(hand).event_at(discards[1]) == hand.event_at(discards[1])

@@ -24,6 +24,7 @@ from games.services import (
     seat_connect,
     seat_disconnect,
     table_act,
+    table_play_bot,
     table_quick_match,
     table_timeout,
 )
@@ -249,6 +250,55 @@ def test_a_timed_out_turn_is_shown_to_both_players(table):
         html = render_frame(table, seat)
         assert 'data-testid="timeout-notice"' in html
         assert "超时，自动打出" in html
+
+
+def test_a_timed_out_turn_is_shown_at_a_bot_table_though_the_bot_answered(alice, room):
+    """The bot discards in the same write as the timed-out discard: the
+    seat that timed out still gets its notice (tester's report), until its
+    own next discard."""
+    table = table_play_bot(user=alice, room=room, level="easy")
+    for _ in range(50):
+        table.refresh_from_db()
+        hand = load_hand(table.hand, seq=table.seq)
+        s = hand.state
+        if s.phase.value == "turn" and s.turn == 0 and s.pending[0]:
+            break
+        table_timeout(
+            table_id=table.pk,
+            hand_id=table.hand_id,
+            seq=table.seq,
+            now=s.deadline + 1,
+        )
+    else:
+        raise AssertionError("no turn of the person")
+    table_timeout(
+        table_id=table.pk,
+        hand_id=table.hand_id,
+        seq=table.seq,
+        now=hand.state.deadline + 1,
+    )
+    table.refresh_from_db()
+    discards = list(
+        HandEvent.objects.filter(hand=table.hand, kind="discard").order_by("-seq")[:2]
+    )
+    bots, mine = discards
+    assert (bots.seat, mine.seat) == (1, 0) and bots.at == mine.at  # the bot answered
+    assert HandEvent.objects.get(hand=table.hand, seq=mine.seq - 1).kind == "timeout"
+    note = seat_context(table, 0)["timeout_notice"]
+    assert note == {
+        "id": f"{table.hand_id}:{mine.seq}",
+        "who": "me",
+        "tile": mine.payload["tile"],
+    }
+    assert "你超时，自动打出" in render_frame(table, 0)
+    # the person's own next discard ends it
+    hand = load_hand(table.hand, seq=table.seq)
+    assert hand.state.turn == 0 and hand.state.pending[0]
+    tile = str(hand.default_action(0).tile)
+    move = parse_move({"action": "discard", "tile": tile, "seq": table.seq})
+    table_act(user=alice, table_id=table.pk, move=move)
+    table.refresh_from_db()
+    assert seat_context(table, 0)["timeout_notice"] is None
 
 
 # ------------------------------------------------------------- §5.8
