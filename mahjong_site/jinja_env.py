@@ -205,6 +205,7 @@ def environment(**options: Any) -> Environment:
         backs=tiles.backs,
         hand_tile=hand_tile,
         claim_text=names.claim_text,
+        choice_text=names.choice_text,
         plate=_remembered_plate(_macro(env, "games/partials/plate.html", "plate")),
         meld_html=_macro(env, "games/partials/meld.html", "meld"),
         settle_hand=_macro(env, "games/partials/settle_hand.html", "settle_hand"),

@@ -1,5 +1,5 @@
 """Display names: rule sets, fans, the computer opponent, seat winds, and the
-claim prompt's words.
+words of the claim prompt and of the pre-deal / 加倍 choice.
 """
 
 from __future__ import annotations
@@ -126,3 +126,25 @@ def claim_text(actions: Any, phase: Any = None) -> str:
         return ""
     sep = pgettext("claim list separator", "、")
     return _("可以%(claims)s") % {"claims": sep.join(str(w) for w in words)}
+
+
+def choice_text(actions: Any, phase: Any) -> str:
+    """The prompt of the seat's own pre-deal or 加倍 choice, naming exactly
+    the choices offered: the turn bar shows it and the screen reader says it
+    (``data-say``), one decision for both.
+
+    ``actions`` is the frame's ``actions`` (games.presenters); ``phase``
+    ``pre_deal`` (明牌 and/or 开始加倍, as the rule set offers) or
+    ``double``.  ``""`` in any other phase.
+    """
+    if phase == "double":
+        return _("是否加倍？")
+    if phase != "pre_deal":
+        return ""
+    pre = actions.get("pre_deal") if isinstance(actions, Mapping) else None
+    pre = pre if isinstance(pre, Mapping) else {}
+    if pre.get("open") and pre.get("double"):
+        return _("开局前：明牌或加倍？")
+    if pre.get("open"):
+        return _("开局前：明牌吗？")
+    return _("开局前：加倍吗？")

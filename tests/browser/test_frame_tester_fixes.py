@@ -302,3 +302,28 @@ def test_an_empty_seat_is_not_cut_at_a_nicknames_width():
     classes = {_text(n).split()[0]: n.attrs["class"].split() for n in names}
     assert "is-empty" in classes["等待入座"]
     assert "is-empty" not in classes["Alice"]
+
+
+@pytest.mark.parametrize(
+    ("phase", "pre_deal", "prompt"),
+    [
+        ("pre_deal", {"open": True, "double": False}, "开局前：明牌吗？"),
+        ("pre_deal", {"open": False, "double": True}, "开局前：加倍吗？"),
+        ("pre_deal", {"open": True, "double": True}, "开局前：明牌或加倍？"),
+        ("double", None, "是否加倍？"),
+    ],
+)
+def test_live_region_before_the_deal_says_the_turn_bars_prompt(phase, pre_deal, prompt):
+    """Fresh tester: 两人麻将 offers only 明牌 before the deal; the bar said
+    开局前：明牌吗？ but the screen reader said 请选择是否加倍."""
+    actions = dict(NO_ACTIONS, pre_deal=pre_deal, double=phase == "double")
+    ctx = context(phase=phase, me=None, actions=actions)
+    root = render(ctx)
+    bar = _text(root.find_all(data_testid="turn")[0])
+    assert bar == prompt
+    assert root.find_all(id="mj-status")[0].attrs["data-say"] == prompt
+    with translation.override("en"):
+        root = parse(render_to_string("games/partials/frame.html", ctx))
+    bar = _text(root.find_all(data_testid="turn")[0])
+    assert bar.isascii() and bar.endswith("?")
+    assert root.find_all(id="mj-status")[0].attrs["data-say"] == bar
