@@ -34,6 +34,7 @@ def settlement_view(
     seat: int,
     practice: bool,
     annulled: bool,
+    ruleset: str,
 ) -> dict[str, Any]:
     """The settlement as ``seat`` sees it: the part of the panel's context
     (``settlement`` in the module docstring) that needs no table.
@@ -41,7 +42,9 @@ def settlement_view(
     ``result`` and ``settlement`` are a hand's stored ones
     (``HandRecord.result`` / ``.settlement``, or an exported file's).  Used by
     the live table's panel and by the replay's last step, so both show the
-    same thing.
+    same thing.  ``ruleset``: the hand's rule set's name; the 自摸 ×1 line
+    (自摸不加倍) is left out where that is no rule of the game
+    (``RuleSet.self_drawn_rule``).
     """
     result = result or {}
     st = settlement or result.get("settlement") or {}
@@ -67,7 +70,7 @@ def settlement_view(
         # 总番数: the settlement's total after seed 000's doubling shares
         # (开始加倍, 胡加倍, 任务); the header shows the same number
         "total_fan": total_fan(st, result),
-        "lines": seat_notes(st.get("lines", []), seat),
+        "lines": seat_notes(_stated(st.get("lines", []), ruleset), seat),
         "coins": {"me": deltas[seat], "opponent": deltas[other]},
         "skill": {"me": skill[seat], "opponent": skill[other]},
         "practice": practice,
@@ -93,6 +96,7 @@ def table_settlement(
         seat=seat,
         practice=record.practice,
         annulled=record.status == HandRecord.Status.ANNULLED,
+        ruleset=record.ruleset,
     )
     out.update(
         {
@@ -132,6 +136,26 @@ def _settle_ms(record: HandRecord) -> int:
         or get_ruleset(record.ruleset).timers.settlement
     )
     return int(seconds * 1000)
+
+
+def _stated(lines: list[Any], ruleset: str) -> list[Any]:
+    """``lines`` without the 自摸 ×1 line unless the rule set states how a
+    self-drawn win pays (``RuleSet.self_drawn_rule``)."""
+    try:
+        rs = get_ruleset(ruleset)
+    except KeyError:  # a rule set no longer known: show what was stored
+        return lines
+    if rs.self_drawn_rule:
+        return lines
+    return [
+        line
+        for line in lines
+        if not (
+            isinstance(line, dict)
+            and line.get("key") == "self_drawn"
+            and line.get("value") == 1
+        )
+    ]
 
 
 def seat_notes(lines: list[Any], seat: int) -> list[Any]:

@@ -305,6 +305,7 @@ def step_context(
             seat=bottom,
             practice=hf.practice,
             annulled=hf.annulled,
+            ruleset=hf.ruleset,
         )
         settlement["hand_id"] = hf.hand_id
     decisions = [_decision(d) for d in replay.decisions.get(index, [])]

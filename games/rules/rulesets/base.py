@@ -77,6 +77,9 @@ class RuleSet:
         rake_percent: share of the winner's gain kept by the site (seed 002: 5).
         self_drawn_factor: factor applied to a self-drawn win's payment
             (seed 000 游戏说明: 自摸不加倍 → 1).
+        self_drawn_rule: the sources state how a self-drawn win pays (seed
+            000 游戏说明 4: 自摸不加倍); where they are silent the factor 1 is
+            no rule of the game, and the settlement does not show it.
         kong_payments: whether kongs pay on their own (seed 000: 杠牌不计分 → False).
         max_win_doubles: cap on 胡加倍 (seed 000: 8).
         max_swaps: 换牌 per hand (seed 000: 5, the first free).
@@ -103,6 +106,7 @@ class RuleSet:
     multipliers: dict[str, int] = field(default_factory=dict, hash=False)
     rake_percent: int = 5
     self_drawn_factor: int = 1
+    self_drawn_rule: bool = False
     kong_payments: bool = False
     max_win_doubles: int = 0
     max_swaps: int = 0

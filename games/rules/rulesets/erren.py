@@ -289,6 +289,7 @@ RULESET = RuleSet(
     # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
     rake_percent=5,
     self_drawn_factor=1,  # 游戏说明 4: 自摸不加倍
+    self_drawn_rule=True,
     kong_payments=False,  # 游戏说明 4: 杠牌不计分
     max_win_doubles=8,  # 胡加倍: 目前最高加倍次数为8
     max_swaps=5,  # 换牌: 上限为5张，第一张换牌免费

@@ -82,6 +82,7 @@ RULESET = RuleSet(
     # site policy from seed 002 (回收获胜玩家5%游戏币); this seed names none
     rake_percent=5,
     self_drawn_factor=1,  # seed 000 游戏说明 4: 自摸不加倍
+    self_drawn_rule=True,
     kong_payments=False,  # seed 000 游戏说明 4: 杠牌不计分
     timers=Timers(discard=15, claim=10),  # seed 000 游戏说明 3: 操作时间为10秒
     notes=(
