@@ -203,6 +203,7 @@ def environment(**options: Any) -> Environment:
         tile=tiles.tile,
         tiles=tiles.tiles,
         backs=tiles.backs,
+        shown_tiles=tiles.shown_tiles,
         hand_tile=hand_tile,
         claim_text=names.claim_text,
         choice_text=names.choice_text,

@@ -199,19 +199,62 @@ _MARK_WORDS = {
 """A mark's corner badge (one character) and its spoken note."""
 
 
-def _mark_parts(mark: str, wild: Any) -> tuple[str, str, str]:
-    """(class, data-mark attribute, aria note) of a hand tile's mark."""
-    if not mark:
-        return "", "", ""
+def _mark_words(mark: str, wild: Any) -> tuple[str, str]:
+    """(corner badge, spoken note) of a tile's mark, unescaped."""
     badge, note = _MARK_WORDS[mark]
     text = str(note)
     if mark == "standin":
         text = text % {"t": tile_name(str(wild))}
+    return str(badge), text
+
+
+def _mark_parts(mark: str, wild: Any) -> tuple[str, str, str]:
+    """(class, data-mark attribute, aria note) of a hand tile's mark."""
+    if not mark:
+        return "", "", ""
+    badge, text = _mark_words(mark, wild)
     return (
         f" is-{mark}",
-        f' data-mark="{conditional_escape(str(badge))}"',
+        f' data-mark="{conditional_escape(badge)}"',
         f" ({conditional_escape(text)})",
     )
+
+
+def shown_tiles(
+    codes: Iterable[Any] | None, wild: Any = None, bonus: Any = None
+) -> SafeString:
+    """A hand laid open (the settlement's hands): ``{{ shown_tiles(t, wild, bonus) }}``.
+
+    Each tile as :func:`tile`; a tile the live hand marks 财/代
+    (:func:`games.engine.view.tile_mark`: the 财神 kind, 白板 standing in for
+    it) wrapped in ``<span class="mj-tmark is-wild|is-standin" data-mark>``
+    with the live hand's badge, its note in the title and the image's alt.
+    The 加番牌 keeps the settlement's ring (``is-bonus`` on the image).
+    Without a marked tile the run is :func:`tiles`'s, byte for byte.
+    """
+    parts = []
+    for c in codes or ():
+        code = str(c) if c else _HIDDEN
+        mark = tile_mark(code, wild, bonus)
+        if mark == "bonus":
+            parts.append(tile(code, "is-bonus"))
+        elif mark:
+            badge, text = _mark_words(mark, wild)
+            img = tile(code, alt=f"{tile_name(code)} ({text})")
+            parts.append(
+                format_html(
+                    '<span class="mj-tmark is-{}" data-tile="{}" data-mark="{}" '
+                    'title="{}">{}</span>',
+                    mark,
+                    code,
+                    badge,
+                    text,
+                    img,
+                )
+            )
+        else:
+            parts.append(tile(code))
+    return SafeString("".join(parts))
 
 
 def _hand_tile_parts(code: str, drawn: bool, lang: str) -> tuple[str, ...]:

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.utils import translation
 
-from .test_frame_templates import NO_ACTIONS, context, render, settlement
+from .test_frame_templates import (
+    NO_ACTIONS,
+    context,
+    parse,
+    render,
+    settlement,
+)
 
 
 def hand_marks(root: Any) -> dict[str, str]:
@@ -189,3 +196,122 @@ def test_a_draw_says_nothing_about_a_winner_and_the_bonus_tile():
     root = render(ctx)
     assert not root.find_all(data_testid="settle-bonus")
     assert "和牌者" not in "".join(n.all_text() for n in root.children)
+
+
+def settle_marks(root: Any, who: str) -> list[tuple[str, str]]:
+    """(tile, mark) of each tile of a settlement hand's concealed run."""
+    hand = root.find_all(data_testid=f"settle-hand-{who}")[0]
+    runs = [n for n in hand.children if "mj-tiles-run" in n.attrs.get("class", "")]
+    out = []
+    for n in runs[0].children:
+        if n.tag == "span":  # a marked tile: the live hand's badge around it
+            [img] = [c for c in n.iter() if c.tag == "img"]
+            out.append((n.attrs["data-tile"], n.attrs["data-mark"]))
+            assert img.attrs["alt"].endswith(f" ({n.attrs['title']})")
+        else:
+            out.append((n.attrs["src"].rsplit("/", 1)[1][:-4], ""))
+    return out
+
+
+def liangren_settlement(wild: str | None, bonus: str | None = None) -> Any:
+    st = settlement(
+        winner="opponent",
+        hands={"me": ["1m", "2m", "5z", "7p"], "opponent": ["5z", "1m", "1m", "9s"]},
+    )
+    table = dict(context()["table"], ruleset="liangren", ruleset_zh="两人麻将")
+    indicators = {"bonus_tile": bonus, "wild": wild}
+    return context(
+        phase="ended",
+        my_turn=False,
+        table=table,
+        indicators=indicators,
+        settlement=st,
+    )
+
+
+def test_settlement_hands_mark_the_wild_and_its_standin_as_the_live_hand():
+    # seed 002: 财神 by the wall, 白板代替财神牌 — the live hand marks 财 and 代
+    ctx = liangren_settlement("1m")
+    root = render(ctx)
+    assert settle_marks(root, "me") == [
+        ("1m", "财"),
+        ("2m", ""),
+        ("5z", "代"),
+        ("7p", ""),
+    ]
+    assert settle_marks(root, "opponent") == [
+        ("5z", "代"),
+        ("1m", "财"),
+        ("1m", "财"),
+        ("9s", ""),
+    ]
+    spans = [
+        n
+        for n in root.find_all(data_testid="settle-hand-me")[0].iter()
+        if n.tag == "span" and n.attrs.get("data-mark")
+    ]
+    assert [s.attrs["class"] for s in spans] == [
+        "mj-tmark is-wild",
+        "mj-tmark is-standin",
+    ]
+    assert [s.attrs["title"] for s in spans] == ["财神", "代替一万"]
+    # the same marks as the live hand's, from the same rule
+    live = hand_marks(render(context(indicators=ctx["indicators"])))
+    assert (live["1m"], live["5z"], live["2m"]) == ("财", "代", "")
+    # 白板 as the 财神 kind itself: marked 财, nothing stands in
+    root = render(liangren_settlement("5z"))
+    assert settle_marks(root, "me") == [
+        ("1m", ""),
+        ("2m", ""),
+        ("5z", "财"),
+        ("7p", ""),
+    ]
+
+
+def test_settlement_hands_mark_nothing_without_a_wild():
+    # the other rule sets: no 财神 (erren, mcr, jj, youxi), or a 加番牌 (erren64)
+    plain = liangren_settlement(None)
+    plain["table"] = dict(plain["table"], ruleset="erren", ruleset_zh="二人麻将")
+    for ctx in (plain, dict(plain, indicators={"bonus_tile": "1m", "wild": None})):
+        root = render(ctx)
+        for who in ("me", "opponent"):
+            assert all(mark == "" for _, mark in settle_marks(root, who))
+        assert not [n for n in root.iter() if "mj-tmark" in n.attrs.get("class", "")]
+    # the 加番牌 keeps its ring in the settlement
+    hand = root.find_all(data_testid="settle-hand-opponent")[0]
+    ringed = [n for n in hand.iter() if "is-bonus" in n.attrs.get("class", "")]
+    assert len(ringed) == 2
+
+
+def test_replay_settlement_marks_the_wild_too():
+    # the replay's last step includes the same settlement partial
+    ctx = liangren_settlement("1m")
+    side = {"tiles": [], "drawn": None, "count": 0, "melds": [], "discards": []}
+    ctx.update(
+        me=dict(side, seat=0, last=None, flowers=[], swapped=0),
+        opponent=dict(side, seat=1, last=None, flowers=[], swapped=0),
+        table=dict(ctx["table"], status="replay"),
+        phase="ended",
+        actions={},
+        turn=None,
+        rp={
+            "index": 9,
+            "last": 9,
+            "seq": 30,
+            "kind": "end",
+            "seat": None,
+            "who": None,
+            "caption": "",
+            "timeout": False,
+            "decisions": [],
+            "reviewed": [],
+            "final": True,
+            "annulled": False,
+            "base_url": "/hands/99/",
+            "bottom": 0,
+        },
+    )
+    with translation.override("zh-hans"):
+        root = parse(render_to_string("games/replay/board.html", ctx))
+    assert [m for _, m in settle_marks(root, "me")] == ["财", "", "代", ""]
+    assert [m for _, m in settle_marks(root, "opponent")] == ["代", "财", "财", ""]
