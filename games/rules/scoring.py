@@ -58,7 +58,7 @@ from .fans.base import FanLine
 from .melds import Meld, MeldKind
 from .scoring_context import _SHAPE_NAME, HandFacts, ScoringContext
 from .scoring_features import FEATURES, needs_mask, tiles_feature
-from .scoring_plan import _PLANS, Analysis, Found, Outcome, _evaluate, _plan
+from .scoring_plan import Analysis, Found, Outcome, _evaluate, _plan
 from .situation import WinSituation
 from .tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles
 
@@ -374,9 +374,7 @@ def score(
     # _candidates without the list: the first split of the highest total.
     hand, sig = _prepare(concealed, melds, situation)
     fans = ruleset.fans
-    plan = _PLANS.get(id(fans))  # _plan(fans), read directly
-    if plan is None or plan.fans is not fans:
-        plan = _plan(fans)
+    plan = _plan(fans)
     best: ScoringContext | None = None
     top: Outcome | None = None
     for d in split_hand(hand.concealed, sig, ruleset.shapes):
