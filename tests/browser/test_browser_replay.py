@@ -406,3 +406,46 @@ def test_the_discards_are_shown_whole(browser, live, hands, viewport):
         assert len(boxes) == 2
         assert all(scroll <= client + 1 for scroll, client in boxes), boxes
     ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [DESK, PHONE], ids=["desktop", "phone"])
+def test_liangren_hands_show_the_wild_marks_at_every_step(
+    browser, live, hands, viewport
+):
+    """Fresh tester: 两人麻将's replay board marked the 财神 (财) and 白板
+    standing in for it (代) only at the last step.  Now at the first step
+    with such a tile in an open hand, each has its corner badge drawn (the
+    live hand's ::before) and says its mark in the image's alt."""
+    ctx, page, errors = _page(browser, live, viewport)
+    login(page, live, "replayer")
+    page.goto(f"{live.url}/hands/{hands['liangren']}/")
+    last = int(page.text_content('[data-testid="replay-last"]'))
+    marked = page.locator('[data-testid="replay-hand"] .mj-tmark')
+    step = 0
+    while marked.count() == 0 and step < last - 1:
+        page.keyboard.press("ArrowRight")
+        step += 1
+        _wait_step(page, step)
+    assert marked.count() > 0 and step < last  # mid-replay, not the settlement
+    n = marked.count()
+    badges = [
+        page.evaluate(
+            "e => getComputedStyle(e, '::before').content",
+            marked.nth(i).element_handle(),
+        )
+        for i in range(n)
+    ]
+    assert set(badges) <= {'"财"', '"代"'} and badges, badges
+    for i in range(n):
+        alt = marked.nth(i).locator("img").get_attribute("alt")
+        assert alt.endswith(")") and ("财神" in alt or "代替" in alt), alt
+        assert marked.nth(i).is_visible()
+    assert (
+        int(page.evaluate("document.documentElement.scrollWidth")) <= viewport["width"]
+    )
+    page.locator('[data-testid="replay-hand"]').first.screenshot(
+        path=f"/tmp/replay_liangren_marks_{viewport['width']}.png"
+    )
+    page.screenshot(path=f"/tmp/replay_liangren_marks_page_{viewport['width']}.png")
+    assert errors == []
+    ctx.close()

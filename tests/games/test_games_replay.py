@@ -701,3 +701,63 @@ def test_a_hand_stored_with_the_old_shuffle_still_replays_and_verifies(
     )
     assert run.returncode == 0, run.stdout
     assert "shuffle version 1" in run.stdout
+
+
+# ------------------------------------------------------- 财神 marks mid-replay
+def _replay_hand_marks(part: str) -> dict[str, list[tuple[str, str]]]:
+    """{seat: [(tile, mark badge)]} of each replay hand of a board part, the
+    drawn tile last; a plain tile has the badge ``""``."""
+    from tests.browser.test_frame_templates import parse
+
+    out = {}
+    for hand in parse(part).find_all(data_testid="replay-hand"):
+        run: list[tuple[str, str]] = []
+        for n in hand.iter():
+            if n.tag == "span" and "mj-tmark" in n.attrs.get("class", ""):
+                run.append((n.attrs["data-tile"], n.attrs["data-mark"]))
+            elif n.tag == "img" and "mj-tmark" not in n.parent.attrs.get("class", ""):
+                run.append((n.attrs["src"].rsplit("/", 1)[1][:-4], ""))
+        out[hand.attrs["data-seat"]] = run
+    return out
+
+
+def test_every_replay_step_marks_the_wild_and_its_standin_as_the_live_hand(
+    client, alice
+):
+    """两人麻将 (seed 002: 财神 by the wall, "白板代替财神牌"): at every step,
+    not only the last, both open hands mark the 财神 kind 财 and 白板 代, by
+    games.engine.view.tile_mark with the step's indicators — the live hand's
+    rule and badges.  Before: only the settlement at the last step did."""
+    from games.engine.view import tile_mark
+    from games.replay.replay import build_replay
+
+    room = Room.objects.create(
+        name="r-wild", stake=10, min_balance=0, ruleset="liangren"
+    )
+    badge = {"wild": "财", "standin": "代", "bonus": "", "": ""}
+    seen: set[str] = set()
+    for seed in range(1, 40):
+        table = table_play_bot(user=alice, room=room, level="easy")
+        play_out(table, {0: alice}, seed=seed)
+        record = HandRecord.objects.get(pk=table.hand_id)
+        replay = build_replay(hand_file_from_record(record))
+        client.force_login(alice)
+        with translation.override("zh-hans"):
+            for i, step in enumerate(replay.steps[:-1]):
+                ind = step.board["indicators"]
+                part = client.get(_url(record, step=i, part="board")).content.decode()
+                marks = _replay_hand_marks(part)
+                for seat in (0, 1):
+                    side = step.board["seats"][seat]
+                    codes = list(side["tiles"]) + (
+                        [side["drawn"]] if side["drawn"] else []
+                    )
+                    want = [
+                        (c, badge[tile_mark(c, ind["wild"], ind["bonus_tile"])])
+                        for c in codes
+                    ]
+                    assert marks[str(seat)] == want, (seed, i, seat)
+                    seen.update(m for _, m in want if m)
+        if seen == {"财", "代"}:
+            break
+    assert seen == {"财", "代"}  # both marks were met mid-replay
