@@ -228,3 +228,62 @@ def test_the_chinese_name_beside_an_english_title_stays_whole(live, browser):
     assert small.evaluate("e => e.getBoundingClientRect().height < 30")
     assert _wide(page) <= 360
     context.close()
+
+
+STILL_FIRST_COLUMN = """
+(scroller) => {
+  // scroll the table to its right end, then: is every row's first cell
+  // still inside the scroller's box, and the topmost element at its centre?
+  scroller.scrollLeft = scroller.scrollWidth;
+  const out = [];
+  for (const row of scroller.querySelectorAll('tr')) {
+    const cell = row.cells[0];
+    // the row in the middle of the scroller (the fans table also scrolls
+    // down inside it) and of the window; vertically only: scrollLeft stays
+    const b = scroller.getBoundingClientRect();
+    scroller.scrollTop += cell.getBoundingClientRect().top - (b.top + b.height / 2);
+    window.scrollBy(0, cell.getBoundingClientRect().top - innerHeight / 2);
+    const box = scroller.getBoundingClientRect();
+    const r = cell.getBoundingClientRect();
+    const x = r.left + Math.min(r.width / 2, 20), y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    out.push({
+      text: cell.textContent.trim().slice(0, 20),
+      inside: r.left >= box.left - 1 && r.left < box.right,
+      onTop: !!hit && cell.contains(hit),
+    });
+  }
+  return {scrolled: scroller.scrollLeft, rows: out, y: scrollY};
+}
+"""
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_compare_tables_keep_their_first_column_on_a_phone(live, browser, lang):
+    """Fresh tester: on a 390 px phone /rules/compare/'s second table
+    (特殊玩法与结算) scrolled sideways and its row names went off screen.
+    Each table that scrolls keeps its first column (sticky) in view, above
+    the cells that pass under it; the page itself stays 390 px wide."""
+    phone = {"width": 390, "height": 844}
+    context = browser.new_context(viewport=phone)
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live.url}])
+    page = context.new_page()
+    page.goto(f"{live.url}/rules/compare/")
+    assert _wide(page) <= 390
+    scrollers = page.locator(".table-scroll")
+    assert scrollers.count() == 3
+    scrolled = 0
+    for i in range(scrollers.count()):
+        scroller = scrollers.nth(i)
+        scroller.scroll_into_view_if_needed()
+        found = scroller.evaluate(STILL_FIRST_COLUMN)
+        if i == 1:  # the tester's table does scroll at this width
+            assert found["scrolled"] > 0
+        if found["scrolled"] > 0:
+            scrolled += 1
+            bad = [r for r in found["rows"] if not (r["inside"] and r["onTop"])]
+            assert not bad, (i, bad[:3])
+        if i == 1:
+            scroller.screenshot(path=f"/tmp/compare_systems_{lang}_390.png")
+    assert scrolled >= 1
+    context.close()
