@@ -287,3 +287,42 @@ def test_compare_tables_keep_their_first_column_on_a_phone(live, browser, lang):
             scroller.screenshot(path=f"/tmp/compare_systems_{lang}_390.png")
     assert scrolled >= 1
     context.close()
+
+
+@pytest.mark.parametrize("delay", [0, 40], ids=["burst", "typed"])
+def test_typing_right_after_a_rule_set_change_is_kept_and_scored(live, browser, delay):
+    """Fresh tester: a rule-set change swaps the whole form (the situation
+    options, the palette and the answer depend on it) ~300 ms later, and what
+    was typed into the notation field meanwhile was lost.  Now the field keeps
+    it (and the focus and the caret), and the hand scored is the typed one,
+    under the new rule set.  Requests are held back 250 ms, as on a phone."""
+    hand = "1112345678999m5m"
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live.url}/calculator/?ruleset=erren&hand={hand}")
+    want = _total(page)
+    assert want.isdigit()
+    page.add_init_script(SLOW_XHR)
+    page.goto(f"{live.url}/calculator/?ruleset=mcr")
+    page.select_option('[data-testid="calc-ruleset"]', "erren")
+    notation = page.locator('[data-testid="calc-notation"]')
+    notation.focus()
+    page.keyboard.type(hand, delay=delay)
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calculator]').dataset.ruleset"
+        " == 'erren' && !document.querySelector('.htmx-request')"
+        " && location.search.includes('hand=')",
+        timeout=30_000,
+    )
+    page.wait_for_timeout(600)  # a late answer would land here
+    page.wait_for_function("!document.querySelector('.htmx-request')")
+    assert notation.input_value() == hand
+    assert page.evaluate("document.activeElement.id") == "calc-notation"
+    assert _total(page) == want
+    assert f"hand={hand}" in page.url and "ruleset=erren" in page.url
+    # typing goes on where the caret was
+    page.keyboard.press("Backspace")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calc-notation]').value"
+        " == '1112345678999m5'"
+    )
+    page.close()

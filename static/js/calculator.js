@@ -1,0 +1,60 @@
+/* 二人麻将 — the fan calculator (/calculator/): typing survives a rule-set change.
+
+   Changing the rule set re-renders the whole form (#calc: the situation
+   options, the wild and bonus fields, the palette and the answer depend on
+   the rule set) when its answer lands, ~300 ms later on a phone.  Whatever
+   was typed into the notation field (#calc-notation) meanwhile is carried
+   into the new field, with the focus and the caret, and when it is not the
+   hand that answer was computed for (the value the server rendered) the form
+   is sent again, so the typed hand is what is scored, under the new rule set. */
+(function () {
+  "use strict";
+
+  var carried = null;
+
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var target = e.detail.target;
+    carried = null;
+    if (!target || target.id !== "calc" || !e.detail.shouldSwap) return;
+    var input = document.getElementById("calc-notation");
+    if (!input) return;
+    carried = {
+      value: input.value,
+      focused: document.activeElement === input,
+      start: input.selectionStart,
+      end: input.selectionEnd
+    };
+  });
+
+  var rescore = false;
+
+  document.addEventListener("htmx:afterSwap", function (e) {
+    // fired on the new #calc (and on the answer alone after typing or a click)
+    if (!carried || !e.target || e.target.id !== "calc") return;
+    var kept = carried;
+    carried = null;
+    var input = document.getElementById("calc-notation");
+    if (!input) return;
+    if (input.value !== kept.value) {
+      input.value = kept.value;
+      rescore = true;
+    }
+    if (kept.focused) {
+      input.focus({ preventScroll: true });
+      try { input.setSelectionRange(kept.start, kept.end); } catch (err) { /* not a text field */ }
+    }
+  });
+
+  // htmx takes charge of the new form only when it settles: send it then
+  // (sooner, the browser would submit it itself and load a new page)
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (!rescore || !e.target || e.target.id !== "calc") return;
+    rescore = false;
+    var input = document.getElementById("calc-notation");
+    var form = input && input.form;
+    // defaultValue: the hand the new form was rendered for
+    if (!form || input.value === input.defaultValue) return;
+    if (form.requestSubmit) form.requestSubmit();
+    else window.htmx.trigger(form, "submit");
+  });
+})();
