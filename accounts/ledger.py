@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .models import LedgerEntry, Profile, User
@@ -51,8 +52,14 @@ class Movement:
     reverses_id: int | None = None
 
 
-def lock_profiles(*, user_ids: Iterable[int]) -> dict[int, Profile]:
+def lock_profiles(
+    *, user_ids: Iterable[int], usernames: Iterable[str] = ()
+) -> dict[int, Profile]:
     """Lock the profiles of ``user_ids`` (ascending id order); return them by user id.
+
+    ``usernames`` adds the profiles of those accounts, looked up by username
+    in the same statement (the settlement names a bot's account so, sparing
+    a separate read of the user row); a username with no account adds nothing.
 
     Call inside a transaction; the rows stay locked until it ends.  Every
     writer of balances or per-player statistics takes these locks first
@@ -60,11 +67,13 @@ def lock_profiles(*, user_ids: Iterable[int]) -> dict[int, Profile]:
     keeps them from losing each other's updates.
     """
     ids = sorted(set(user_ids))
-    if not ids:
+    names = sorted(set(usernames))
+    if not ids and not names:
         return {}
-    rows = (
-        Profile.objects.select_for_update().filter(user_id__in=ids).order_by("user_id")
-    )
+    which = Q(user_id__in=ids)
+    if names:
+        which |= Q(user_id__in=User.objects.filter(username__in=names).values("pk"))
+    rows = Profile.objects.select_for_update().filter(which).order_by("user_id")
     return {p.user_id: p for p in rows}
 
 
@@ -79,7 +88,9 @@ def ledger_post(
 
     ``locked`` are profiles the caller already locked with
     :func:`lock_profiles` in the current transaction (the settlement does);
-    otherwise they are locked here.  Zero amounts are skipped.  A balance may
+    otherwise they are locked here, and the posting is part of the caller's
+    transaction (no savepoint of its own: an error fails the caller's whole
+    transaction, as a failed settlement must).  Zero amounts are skipped.  A balance may
     go below zero only through a reversal or a correction (the settlement
     never asks for it: coins are capped at the poorer balance, seed 002).
 
@@ -96,7 +107,7 @@ def ledger_post(
         return []
     now = now or timezone.now()
     kinds = set(LedgerEntry.Kind.values)
-    with transaction.atomic():
+    with transaction.atomic(savepoint=locked is None):
         profiles = dict(locked or {})
         missing = {m.user_id for m in moving} - profiles.keys()
         if missing:
@@ -132,10 +143,8 @@ def ledger_post(
                 )
             )
         LedgerEntry.objects.bulk_create(entries)
-        for profile in touched.values():
-            Profile.objects.filter(pk=profile.pk).update(
-                coins=profile.coins, rating_points=profile.rating_points
-            )
+        # one UPDATE for every touched balance (CASE on the primary key)
+        Profile.objects.bulk_update(touched.values(), ["coins", "rating_points"])
     return entries
 
 

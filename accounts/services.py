@@ -75,6 +75,17 @@ def profile_admin_set(
     return profile
 
 
+def bot_username(*, level: str) -> str:
+    """The username of the bot of ``level``'s account: ``bot-<level>``.
+
+    Raises:
+        ValueError: an empty level.
+    """
+    if not level:
+        raise ValueError("a bot account needs a level")
+    return f"bot-{level}"
+
+
 def bot_account(*, level: str) -> User:
     """Return the account of the bot of ``level`` (``bot-<level>``), creating it.
 
@@ -86,9 +97,7 @@ def bot_account(*, level: str) -> User:
     Raises:
         ValueError: an empty level.
     """
-    if not level:
-        raise ValueError("a bot account needs a level")
-    username = f"bot-{level}"
+    username = bot_username(level=level)
     user = User.objects.filter(username=username).first()
     if user is None:
         try:

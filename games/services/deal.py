@@ -21,7 +21,9 @@ from .progress import store_progress
 from .seats import away_since
 
 
-def table_deal(*, table: Table, now: float | None = None) -> HandRecord:
+def table_deal(
+    *, table: Table, now: float | None = None, coins: dict[int, int] | None = None
+) -> HandRecord:
     """Deal a new hand at ``table`` (locked by the caller) and store its log.
 
     Seeds come from :mod:`secrets`; the log's first event carries only the
@@ -29,6 +31,8 @@ def table_deal(*, table: Table, now: float | None = None) -> HandRecord:
     the coin cap are the players' 游戏币 now (a bot table uses the human's
     for both; it is practice and moves nothing).  A seat whose player is not
     (yet) at the table gets a ``seat_away`` row (games.services.seats).
+    ``coins``: the seated players' balances by user id, when the caller has
+    just read them under the table's lock (继续 does); else they are read.
 
     Raises:
         TableError: a seat is empty.
@@ -39,13 +43,14 @@ def table_deal(*, table: Table, now: float | None = None) -> HandRecord:
         raise TableError(gettext_lazy("牌桌还没有坐满"))
     if table.seat1_id is None and not table.is_bot:
         raise TableError(gettext_lazy("牌桌还没有坐满"))
-    coins: dict[int | None, int] = dict(
-        Profile.objects.filter(
-            user_id__in=[u for u in (table.seat0_id, table.seat1_id) if u]
-        ).values_list("user_id", "coins")
-    )
+    if coins is None:
+        coins = dict(
+            Profile.objects.filter(
+                user_id__in=[u for u in (table.seat0_id, table.seat1_id) if u]
+            ).values_list("user_id", "coins")
+        )
     c0 = max(0, coins.get(table.seat0_id, 0))
-    c1 = c0 if table.is_bot else max(0, coins.get(table.seat1_id, 0))
+    c1 = c0 if table.is_bot else max(0, coins.get(table.seat1_id or 0, 0))
     seed = secrets.token_hex(16)
     hand = Hand.new(
         table.room.ruleset,
@@ -77,7 +82,9 @@ def table_deal(*, table: Table, now: float | None = None) -> HandRecord:
     table.veil = None
     events = list(hand.events)
     events += run_auto(table=table, hand=hand, now=now)
-    store_progress(table=table, record=record, hand=hand, events=events, now=now)
+    store_progress(
+        table=table, record=record, hand=hand, events=events, now=now, new_hand=True
+    )
     away = away_since(table=table)
     for seat in (0, 1):
         if not table.is_human(seat):

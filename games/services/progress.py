@@ -36,12 +36,17 @@ def store_progress(
     events: list[Event],
     now: float,
     reveal: dict[str, Any] | None = None,
+    new_hand: bool = False,
 ) -> None:
-    """Write ``events``, settle an ended hand, set the deadline, notify."""
+    """Write ``events``, settle an ended hand, set the deadline, notify.
+
+    ``new_hand``: ``record`` was created in this transaction (the deal), so
+    its snapshot is inserted without a look for an existing one.
+    """
     from .settlement import hand_settle
 
     rows_insert([event_to_row(record, e) for e in events])
-    store_hand(record, hand)
+    store_hand(record, hand, new=new_hand)
     table.seq = hand.seq
     table.deadline = None
     if hand.ended:

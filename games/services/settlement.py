@@ -35,9 +35,9 @@ from typing import Any
 from django.conf import settings
 
 from accounts.ledger import COINS, POINTS, Movement, ledger_post, lock_profiles
-from accounts.models import LedgerEntry
+from accounts.models import LedgerEntry, Profile
 from accounts.points import hand_points
-from accounts.services import bot_account
+from accounts.services import bot_account, bot_username
 from games.engine.hand import Hand, next_deal
 from games.rules.tiles import Tile
 from leaderboard.services import stats_record_hand
@@ -85,6 +85,40 @@ def seat_users(*, table: Table, record: HandRecord) -> list[int]:
     return [int(u) for u in users if u is not None]
 
 
+def _lock_seats(
+    *, table: Table, record: HandRecord
+) -> tuple[list[int], dict[int, Profile]]:
+    """Lock both seats' profiles; return the user id on each seat and the
+    locked profiles by user id.
+
+    A bot seat's account (``accounts.services.bot_account``, ``bot-<level>``)
+    is found by its username in the locking statement itself, so a bot
+    table's settlement reads no user row; only when that account does not
+    exist yet is it created and the profiles locked again.
+
+    Raises:
+        ValueError: a human seat is empty.
+    """
+    humans = [record.seat0_id, record.seat1_id]
+    bot_seats = [seat for seat in (0, 1) if humans[seat] is None]
+    for seat in bot_seats:
+        if table.is_human(seat):
+            raise ValueError(f"hand {record.pk} has nobody on seat {seat}")
+    ids = [int(u) for u in humans if u is not None]
+    if not bot_seats:
+        return ids, lock_profiles(user_ids=ids)
+    level = table.bot_level or "normal"
+    locked = lock_profiles(user_ids=ids, usernames=[bot_username(level=level)])
+    found = [u for u in locked if u not in ids]
+    if len(found) != 1:
+        found = [bot_account(level=level).pk]
+        locked = lock_profiles(user_ids=[*ids, *found])
+    users = list(humans)
+    for seat in bot_seats:
+        users[seat] = found[0]
+    return [int(u) for u in users if u is not None], locked
+
+
 def _endings(table: Table, hand: Hand, left: Sequence[int]) -> list[str]:
     """How each seat ended the hand: left, 托管 after a disconnect, or played."""
     away = list(table.away_since or []) + [None, None]
@@ -126,6 +160,7 @@ def hand_book(
     users: Sequence[int],
     result: HandResult,
     endings: Sequence[str] = (HandSeat.Ending.PLAYED, HandSeat.Ending.PLAYED),
+    locked: dict[int, Profile] | None = None,
 ) -> list[HandSeat]:
     """Book a settled hand: ledger entries, HandSeat rows, counters, ratings.
 
@@ -133,11 +168,13 @@ def hand_book(
     ``practice`` are read), ``users`` the user id on each seat.  Locks both
     profiles first (ascending id).  Practice hands post nothing to the
     ledger.  Points follow :func:`accounts.points.hand_points`.  Call inside
-    a transaction; :func:`hand_settle` calls it exactly once per hand.
+    a transaction; :func:`hand_settle` calls it exactly once per hand, with
+    both profiles already ``locked`` (by user id) in that transaction.
     Returns the two rows, seat 0 first.
     """
     assert record.ended is not None
-    locked = lock_profiles(user_ids=users)
+    if locked is None or not set(users) <= locked.keys():
+        locked = lock_profiles(user_ids=users)
     w = result.winner
     points = [
         hand_points(
@@ -241,9 +278,6 @@ def hand_settle(
     """
     if not hand.ended or hand.settlement is None:
         raise ValueError("only an ended hand can be settled")
-    won = HandRecord.objects.filter(pk=record.pk, settled=False).update(settled=True)
-    if not won:
-        return False
     st = hand.settlement
     result: dict[str, Any] = dict(hand.state.result or {})
     result["hands"] = [[str(t) for t in hand.tiles_of(i)] for i in (0, 1)]
@@ -258,19 +292,32 @@ def hand_settle(
         )
         for seat in (0, 1)
     ]
+    ended = datetime.fromtimestamp(now, tz=UTC)
+    # the guard and the record's new state in one UPDATE: only one
+    # transaction can turn ``settled`` from false to true
+    won = HandRecord.objects.filter(pk=record.pk, settled=False).update(
+        settled=True,
+        status=HandRecord.Status.ENDED,
+        seed=hand.state.seed,
+        result=result,
+        settlement=settlement,
+        ended=ended,
+    )
+    if not won:
+        return False
     record.settled = True
     record.status = HandRecord.Status.ENDED
     record.seed = hand.state.seed
     record.result = result
     record.settlement = settlement
-    record.ended = datetime.fromtimestamp(now, tz=UTC)
-    record.save(update_fields=["status", "seed", "result", "settlement", "ended"])
+    record.ended = ended
 
     endings = _endings(table, hand, left)
-    users = seat_users(table=table, record=record)
+    users, locked = _lock_seats(table=table, record=record)
     hand_book(
         record=record,
         users=users,
+        locked=locked,
         result=HandResult(
             winner=st.winner,
             self_drawn=bool(result.get("self_drawn")),

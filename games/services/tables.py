@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.data_names import data_name
 from accounts.models import Profile, User
+from accounts.services import bot_account
 from games.engine.bots import LEVELS
 
 from ..models import Match, Room, Table
@@ -121,6 +122,10 @@ def _close(table: Table, *, note: str = "", seat: int | None = None) -> None:
 def _start_match(table: Table, now: float) -> None:
     # paired: the bot offer planned while it waited can no longer be due
     clock_clear(table_id=table.pk, kind="bot_offer")
+    if table.is_bot:
+        # the bot's account exists before its first hand is settled: created
+        # once here, never on the move that ends a hand
+        bot_account(level=table.bot_level or "normal")
     table.match = Match.objects.create(
         table=table,
         seat0_id=table.seat0_id,
@@ -340,17 +345,16 @@ def table_continue(*, user: User, table_id: int, now: float | None = None) -> Ta
             notify_table(table.pk)
             return table
         room = table.room
-        poor = [
-            p.nickname
-            for p in Profile.objects.filter(
+        coins: dict[int, int] = dict(
+            Profile.objects.filter(
                 user_id__in=[u for u in (table.seat0_id, table.seat1_id) if u]
-            )
-            if p.coins < room.min_balance and not table.is_bot
-        ]
+            ).values_list("user_id", "coins")
+        )
+        poor = not table.is_bot and any(c < room.min_balance for c in coins.values())
         if poor:  # someone can no longer afford the room: back to the lobby
             _close(table, note="balance")
             return table
-        table_deal(table=table, now=now)
+        table_deal(table=table, now=now, coins=coins)  # the balances just read
         return table
 
 
