@@ -468,7 +468,20 @@ def _least(
     """
     best = cutoff
     if mask & _REG_BIT:
-        d = _VECS[_conv(_conv(r0[0], r1[0]), _conv(r2[0], rz[0]))][9 - melds]
+        # _conv(_conv(r0, r1), _conv(r2, rz)) with _CONV read inline
+        conv = _CONV
+        a, b = r0[0], r1[0]
+        ab = conv.get(a << 24 | b)
+        if ab is None:
+            ab = _conv(a, b)
+        a, b = r2[0], rz[0]
+        cd = conv.get(a << 24 | b)
+        if cd is None:
+            cd = _conv(a, b)
+        x = conv.get(ab << 24 | cd)
+        if x is None:
+            x = _conv(ab, cd)
+        d = _VECS[x][9 - melds]
         if d < best:
             best = d
     if not melds:
@@ -616,9 +629,27 @@ def deficiency_each(
         # (the combination is associative and commutative: one look-up per
         # kind then gives the same vector as combining all four)
         v0, v1, v2, vz = r0[0], r1[0], r2[0], rz[0]
-        ab = _conv(v0, v1)
-        cd = _conv(v2, vz)
-        others = (_conv(v1, cd), _conv(v0, cd), _conv(ab, vz), _conv(ab, v2))
+        # (_CONV read inline, _conv on a miss: the same ids, without six
+        # function calls per call)
+        ab = _CONV.get(v0 << 24 | v1)
+        if ab is None:
+            ab = _conv(v0, v1)
+        cd = _CONV.get(v2 << 24 | vz)
+        if cd is None:
+            cd = _conv(v2, vz)
+        o0 = _CONV.get(v1 << 24 | cd)
+        if o0 is None:
+            o0 = _conv(v1, cd)
+        o1 = _CONV.get(v0 << 24 | cd)
+        if o1 is None:
+            o1 = _conv(v0, cd)
+        o2 = _CONV.get(ab << 24 | vz)
+        if o2 is None:
+            o2 = _conv(ab, vz)
+        o3 = _CONV.get(ab << 24 | v2)
+        if o3 is None:
+            o3 = _conv(ab, v2)
+        others = (o0, o1, o2, o3)
     out: list[int] = []
     # each suit's row of steps, looked up once (a pattern's hash is not kept)
     rows: list[list[tuple[int, ...] | None] | None] = [None, None, None, None]
@@ -695,6 +726,39 @@ def deficiency_each(
                 best = _least(a, b, c, z, melds, _KS_BIT, best)
         out.append(best)
     return out
+
+
+def special_floor(t: Sequence[int], melds: int, shapes: Collection[Shape]) -> int:
+    """A lower bound on the least deficiency over the shapes of ``shapes``
+    other than :attr:`Shape.REGULAR`, for the counts ``t`` and for ``t``
+    less any one tile (``_INF`` when none of them is possible with
+    ``melds`` melds).
+
+    Removing a tile never adds a pair, a held orphan or a knitted tile, so
+    the bounds of the whole hand hold for each of its discards: 七对 needs
+    at least ``7 - pairs``, 十三幺 ``14 - orphan kinds held - a pair``, 全不靠
+    ``14 - honour kinds - the most knitted tiles per suit`` and 组合龙
+    ``9 - the most knitted tiles per suit``.  Counts are not validated.
+    """
+    if type(t) is not tuple:
+        t = tuple(t)
+    mask = _mask_of(shapes)
+    if melds > 1 or not mask & (_SP_BIT | _TO_BIT | _HK_BIT | _KS_BIT):
+        return _INF
+    r0, r1, r2, rz = _records(t)
+    knitted = r0[8] + r1[8] + r2[8]
+    best = 9 - knitted if mask & _KS_BIT else _INF
+    if melds:
+        return best
+    if mask & _SP_BIT:
+        pairs = r0[1] + r1[1] + r2[1] + rz[1]
+        best = min(best, 7 - pairs if pairs < 7 else 0)
+    if mask & _TO_BIT:
+        held = r0[3] + r1[3] + r2[3] + rz[3]
+        best = min(best, 14 - held - (r0[4] | r1[4] | r2[4] | rz[4]))
+    if mask & _HK_BIT:
+        best = min(best, 14 - knitted - rz[3])
+    return best
 
 
 # -- input checks ------------------------------------------------------------

@@ -23,6 +23,7 @@ from games.rules.shanten import (
     min_deficiency,
     shanten,
     shanten_by_shape,
+    special_floor,
     useful_tiles,
 )
 from games.rules.tiles import parse_tiles, to_counts
@@ -540,3 +541,49 @@ def test_random_hands_agree_with_oracle_by_shape() -> None:
                         ctx,
                         s,
                     )
+
+
+# -- special_floor -------------------------------------------------------------
+
+
+def test_special_floor_of_known_hands() -> None:
+    six_pairs = to_counts(parse_tiles("1122m3344p5566s17z"))
+    # 七对 one pair short; the other special shapes are further
+    assert special_floor(six_pairs, 0, ALL_SHAPES) == 1
+    assert special_floor(six_pairs, 0, {Shape.THIRTEEN_ORPHANS}) == 10
+    # no special shape allowed or possible with the melds
+    assert special_floor(six_pairs, 0, {Shape.REGULAR}) == 99
+    assert special_floor(six_pairs, 2, ALL_SHAPES) == 99
+    orphans = to_counts(parse_tiles("19m19p19s1234567z5m"))
+    assert special_floor(orphans, 0, ALL_SHAPES) == 1
+    assert special_floor(orphans, 0, {Shape.SEVEN_PAIRS}) == 7
+    knitted = to_counts(parse_tiles("147m258p369s12345z"))
+    assert special_floor(knitted, 0, ALL_SHAPES) == 0
+    # with a meld only 组合龙 is left: nine knitted tiles held
+    assert special_floor(knitted, 1, ALL_SHAPES) == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_special_floor_bounds_the_hand_and_every_discard(seed: int) -> None:
+    rng = random.Random(seed)
+    special = [s for s in Shape if s is not Shape.REGULAR]
+    shape_sets = [ALL_SHAPES, frozenset(special[:1]), frozenset(special[1:])]
+    wall = [k for k in range(34) for _ in range(4)]
+    tight = 0
+    for _ in range(400):
+        melds = rng.choice((0, 0, 0, 1, 2))
+        t = [0] * 34
+        for k in rng.sample(wall, 14 - 3 * melds):
+            t[k] += 1
+        for shapes in shape_sets:
+            floor = special_floor(t, melds, shapes)
+            rest = [s for s in shapes if s is not Shape.REGULAR]
+            least = min_deficiency(t, melds, rest)
+            assert floor <= least
+            for k in range(34):
+                if t[k]:
+                    t[k] -= 1
+                    assert floor <= min_deficiency(t, melds, rest)
+                    t[k] += 1
+            tight += floor == least < 99
+    assert tight > 100  # a bound that is often the hand's own least

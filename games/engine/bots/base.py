@@ -163,16 +163,28 @@ class PlanningBot:
             return options[0]
         obs = observe()
         ctx = ev.make_context(obs, self.style, self.scorer, self._scores)
-        wins = [a for a in options if isinstance(a, Win)]
+        # the options sorted by kind in one pass (the action classes are
+        # disjoint subclasses of Action)
+        wins: list[Win] = []
+        pre: list[PreDeal] = []
+        doubles: list[Double] = []
+        discard = False
+        for a in options:
+            if isinstance(a, Win):
+                wins.append(a)
+            elif isinstance(a, PreDeal):
+                pre.append(a)
+            elif isinstance(a, Double):
+                doubles.append(a)
+            elif isinstance(a, Discard):
+                discard = True
         if wins and self.take_win(ctx, options):
             return wins[0]
-        pre = [a for a in options if isinstance(a, PreDeal)]
         if pre:
             return self.pre_deal(ctx, pre)
-        doubles = [a for a in options if isinstance(a, Double)]
         if doubles:
             return self.deal_double(ctx, doubles)
-        if any(isinstance(a, Discard) for a in options):
+        if discard:
             return self.turn(ctx, options)
         return self.claim(ctx, options)
 

@@ -10,9 +10,8 @@ the evaluation code does not depend on the JSON layout of the view;
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...rules.melds import Meld, MeldKind
 from ...rules.rulesets import RuleSet
@@ -27,9 +26,12 @@ if TYPE_CHECKING:
 EAST = 27
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """One seat's knowledge of the hand.
+class Observation(NamedTuple):
+    """One seat's knowledge of the hand (immutable).
+
+    A named tuple rather than a frozen dataclass: every decision builds
+    one, and a frozen dataclass sets each of its 24 fields through
+    ``object.__setattr__``.
 
     Attributes:
         ruleset: the rule set in force.
@@ -110,10 +112,24 @@ class Observation:
 
     def unseen(self) -> list[int]:
         """Return, per kind, copies this seat cannot see (0 for kinds absent
-        from the rule set's wall)."""
-        vis = self.visible()
-        kinds = _kind_mask(self.ruleset)
-        return [4 - vis[k] if kinds[k] else 0 for k in range(NUM_KINDS)]
+        from the rule set's wall): ``4 - visible()[k]``, in one pass.
+
+        Every decision asks (:func:`~.evaluate.make_context`), so the count
+        is not clamped and then subtracted as :meth:`visible` would.
+        """
+        v = list(self.hand)
+        for ms in (self.melds, self.opp_melds):
+            for m in ms:
+                for t in m.tiles:
+                    v[t.index] += 1
+        for pool in (self.discards, self.opp_discards, self.indicators):
+            for k in pool:
+                if k < NUM_KINDS:
+                    v[k] += 1
+        return [
+            4 - x if x < 4 and live else 0
+            for x, live in zip(v, _kind_mask(self.ruleset), strict=True)
+        ]
 
 
 _MASKS: dict[str, tuple[bool, ...]] = {}
