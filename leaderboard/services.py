@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Case, F, Field, Value, When
+from django.db.models import F
 from django.db.models.functions import Coalesce, Greatest
 
 from .models import OVERALL, PlayerStats
@@ -79,10 +79,6 @@ def stats_record_hand(*, seats: Sequence[HandSeat]) -> None:
                 seat.ruleset_deviation_after = after[i].sigma
             rows[(seat.user_id, scope)].rating = after[i].mu
             rows[(seat.user_id, scope)].deviation = after[i].sigma
-    # the four rows (two players × overall and the rule set) in one UPDATE:
-    # each column is a CASE on the primary key whose arms add to the stored
-    # value in SQL (F()), so a concurrent writer's increment is never lost
-    arms: dict[str, list[When]] = {}
     for seat in seats:
         for scope in (OVERALL, ruleset):
             row = rows[(seat.user_id, scope)]
@@ -102,26 +98,11 @@ def stats_record_hand(*, seats: Sequence[HandSeat]) -> None:
             }
             if winner is not None:
                 changes.update(
-                    rating=Value(row.rating),
-                    deviation=Value(row.deviation),
+                    rating=row.rating,
+                    deviation=row.deviation,
                     rated_hands=F("rated_hands") + 1,
                 )
-            for name, value in changes.items():
-                arms.setdefault(name, []).append(When(pk=row.pk, then=value))
-    pks = [rows[(s.user_id, scope)].pk for s in seats for scope in (OVERALL, ruleset)]
-    PlayerStats.objects.filter(pk__in=pks).update(
-        **{
-            name: Case(*whens, default=F(name), output_field=_field(name))
-            for name, whens in arms.items()
-        }
-    )
-
-
-def _field(name: str) -> Field[Any, Any]:
-    """``PlayerStats``'s column ``name`` (a CASE's result type)."""
-    field = PlayerStats._meta.get_field(name)
-    assert isinstance(field, Field)
-    return field
+            PlayerStats.objects.filter(pk=row.pk).update(**changes)
 
 
 def stats_reverse_hand(*, seats: Sequence[HandSeat]) -> None:
