@@ -212,6 +212,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     lang: str | None = None  # None: the source language (Chinese)
     _sent: Mapping[str, str] | None = None  # the fragments last sent, by name
     _sent_seq: int | None = None  # the seq of the frame last sent
+    _presence: presence.SocketPresence | None = None  # from connect on
     # (hand id, seq) of the state this seat's own move rendered (_move_sync),
     # until the next render: the group messages of that hand's moves up to
     # it need none.  seq restarts with each hand, so the hand is part of it.
@@ -249,9 +250,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         # present from now on (games.presence, a TTL entry per socket that
         # only this socket's heartbeats keep alive); then reconnecting hands
         # control back: away cleared, 托管 off (broadcast on change)
-        await _cached(presence.socket_beat)(
+        self._presence = presence.SocketPresence(
             table_id=self.table_id, seat=seat, socket_id=self.channel_name
         )
+        await _cached(self._presence.open)()
         await _pooled(seats.seat_connect)(table_id=self.table_id, seat=seat)
         await self.send_frame()
 
@@ -262,9 +264,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         for task in list(getattr(self, "_reveals", ())):
             task.cancel()
         # best effort: if this never runs, the presence entry expires anyway
-        await _cached(presence.socket_gone)(
-            table_id=self.table_id, seat=self.seat, socket_id=self.channel_name
-        )
+        if self._presence is not None:
+            await _cached(self._presence.close)()
         await _pooled(seats.seat_disconnect)(table_id=self.table_id, seat=self.seat)
 
     async def receive(
@@ -333,17 +334,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         a disconnect (a dead process, a sleeping device): their grace starts.
 
         Pings closer together than a third of the beat are ignored (no reply).
+        A ping that changes nothing is one cache write and no query, render
+        or group message (games.presence.SocketPresence.beat).
         """
         now = time.time()
         if now - self._beat_at < settings.MAHJONG_PRESENCE_BEAT / 3:
             return
         self._beat_at = now
         assert self.seat is not None
-        back, here = await _cached(presence.beat_and_look)(
-            table_id=self.table_id, seat=self.seat, socket_id=self.channel_name
-        )
+        assert self._presence is not None
+        back, here = await _cached(self._presence.beat)()
         if back:  # its entry had expired (a long pause): here again
             await _pooled(seats.seat_connect)(table_id=self.table_id, seat=self.seat)
+        if here is None:  # the opponent is present until later: not looked at
+            return
         other = 1 - self.seat
         if not here and self._opponent_seen is not False:
             await _pooled(seats.seat_disconnect)(table_id=self.table_id, seat=other)

@@ -93,27 +93,17 @@ def socket_beat(
     """
     now = time.time() if now is None else now
     keys = [_slot_key(table_id, seat, i) for i in range(SLOTS)]
-    return _beat(keys, _cache().get_many(keys), socket_id, now)
+    return _claim(keys, _cache().get_many(keys), socket_id, now)[1]
 
 
-def beat_and_look(
-    *, table_id: int, seat: int, socket_id: str, now: float | None = None
-) -> tuple[bool, bool]:
-    """:func:`socket_beat` and :func:`seat_present` of the other seat at once.
+def _claim(
+    keys: list[str], held: dict[str, object], socket_id: str, now: float
+) -> tuple[str | None, bool]:
+    """Refresh or claim a slot among ``keys`` (their values ``held``).
 
-    One read of both seats' slots and one write (a heartbeat of the table
-    socket, every ``MAHJONG_PRESENCE_BEAT`` seconds).  Returns ``(back,
-    opponent_present)``, ``back`` as :func:`socket_beat` returns it.
+    Returns ``(key, back)``: the slot's key (None: every slot is held by
+    another live socket) and whether the socket had no live slot before.
     """
-    now = time.time() if now is None else now
-    mine = [_slot_key(table_id, seat, i) for i in range(SLOTS)]
-    theirs = [_slot_key(table_id, 1 - seat, i) for i in range(SLOTS)]
-    held = _cache().get_many(mine + theirs)
-    back = _beat(mine, held, socket_id, now)
-    return back, any(_live(held.get(k), now) for k in theirs)
-
-
-def _beat(keys: list[str], held: dict[str, object], socket_id: str, now: float) -> bool:
     cache = _cache()
     expires = now + ttl()
     timeout = ttl() + 1
@@ -121,16 +111,102 @@ def _beat(keys: list[str], held: dict[str, object], socket_id: str, now: float) 
         value = held.get(key)
         if isinstance(value, list) and value[0] == socket_id and _live(value, now):
             cache.set(key, [socket_id, expires], timeout)
-            return False
+            return key, False
     for key in keys:
         value = held.get(key)
         if value is None:
             if cache.add(key, [socket_id, expires], timeout):
-                return True
+                return key, True
         elif not _live(value, now):  # expired by the clock, not yet collected
             cache.set(key, [socket_id, expires], timeout)
-            return True
-    return False
+            return key, True
+    return None, False
+
+
+def _expiry(values: Iterable[object], now: float) -> float | None:
+    """The latest expiry (epoch s) among live slot ``values``, or None."""
+    live = [float(v[1]) for v in values if isinstance(v, list) and _live(v, now)]
+    return max(live, default=None)
+
+
+class SocketPresence:
+    """The presence of one open table socket, kept by its heartbeats.
+
+    Remembers what the socket last learnt from the cache, so that a
+    heartbeat that changes nothing is one cache write (Redis: one ``SET``):
+
+    - the slot it holds and when that entry expires: while the entry is
+      live no other socket can take the slot (slots are claimed only when
+      empty or expired), so refreshing it needs no read;
+    - when the opponent seat's latest entry expires: until then the
+      opponent is present whatever happens (a closed socket's own
+      ``disconnect`` marks its seat away), so there is nothing to look at.
+
+    A heartbeat after either moment reads both seats' slots (one read, one
+    write, as every heartbeat did before), so an expired entry of this socket (a long
+    pause: ``back``) and an opponent whose entries expired without a
+    disconnect (a dead process, a sleeping device) are seen at the same
+    heartbeat as before.  An entry removed early (a flush or an eviction,
+    not its TTL) is written again by the next heartbeat without ``back``;
+    the seat's ``seat_away`` job then finds it present and clears a stale
+    away mark (games.services.seats.seat_away).
+    """
+
+    def __init__(self, *, table_id: int, seat: int, socket_id: str) -> None:
+        self.table_id, self.seat, self.socket_id = table_id, seat, socket_id
+        self._key: str | None = None  # the slot held (None: none known)
+        self._expires = 0.0  # when the entry written to it expires (epoch s)
+        self._theirs_until = 0.0  # the opponent is present until (epoch s)
+
+    def open(self, *, now: float | None = None) -> bool:
+        """Register the socket (it opened): :meth:`beat` with a look.
+
+        Returns whether it had no live slot (as :func:`socket_beat`).
+        """
+        return self._look(time.time() if now is None else now)[0]
+
+    def beat(self, *, now: float | None = None) -> tuple[bool, bool | None]:
+        """A heartbeat: refresh the socket's slot, look at the opponent if due.
+
+        Returns ``(back, opponent_present)``: ``back`` as :func:`socket_beat`
+        returns it; ``opponent_present`` None when there was nothing to look
+        at (the opponent's entry seen last is live until after ``now``).
+        One cache write when neither is due, else one read of both seats'
+        slots (Redis ``MGET``) and one write.
+        """
+        now = time.time() if now is None else now
+        key = self._key
+        if key is not None and now < self._expires and now < self._theirs_until:
+            _cache().set(key, [self.socket_id, now + ttl()], ttl() + 1)
+            self._expires = now + ttl()
+            return False, None
+        return self._look(now)
+
+    def close(self) -> None:
+        """The socket closed: free its slot (best effort, as :func:`socket_gone`).
+
+        One delete while the slot it wrote is live (no other socket can hold
+        it then), else :func:`socket_gone`'s read of the seat's slots.
+        """
+        if self._key is not None and time.time() < self._expires:
+            _cache().delete(self._key)
+        else:
+            socket_gone(
+                table_id=self.table_id, seat=self.seat, socket_id=self.socket_id
+            )
+        self._key, self._expires = None, 0.0
+
+    def _look(self, now: float) -> tuple[bool, bool]:
+        """Read both seats' slots, refresh or claim this socket's slot, and
+        remember when the opponent's latest entry expires."""
+        mine = [_slot_key(self.table_id, self.seat, i) for i in range(SLOTS)]
+        theirs = [_slot_key(self.table_id, 1 - self.seat, i) for i in range(SLOTS)]
+        held = _cache().get_many(mine + theirs)
+        self._key, back = _claim(mine, held, self.socket_id, now)
+        self._expires = now + ttl() if self._key is not None else 0.0
+        until = _expiry((held.get(k) for k in theirs), now)
+        self._theirs_until = until or 0.0
+        return back, until is not None
 
 
 def socket_gone(*, table_id: int, seat: int, socket_id: str) -> None:

@@ -12,7 +12,14 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games import presence
-from tests.games.test_games_consumer import _pair, _state, _toast_text, drain, ws
+from tests.games.test_games_consumer import (
+    _pair,
+    _seq,
+    _state,
+    _toast_text,
+    drain,
+    ws,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -108,7 +115,35 @@ def _present(table_id, seat, now=None):
     return presence.seat_present(table_id=table_id, seat=seat, now=now)
 
 
-async def test_the_heartbeat_keeps_a_socket_present_and_its_absence_expires(settings):
+class _Clock:
+    """``time`` for games.presence, the consumers and the seat services,
+    ``shift`` seconds ahead of the real one (a socket falling silent for a
+    TTL without the test waiting for it)."""
+
+    def __init__(self):
+        self.shift = 0.0
+
+    def time(self):
+        return time.time() + self.shift
+
+    def monotonic(self):
+        return time.monotonic()
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from games import consumers
+    from games.services import seats
+
+    fake = _Clock()
+    for module in (presence, consumers, seats):
+        monkeypatch.setattr(module, "time", fake)
+    return fake
+
+
+async def test_the_heartbeat_keeps_a_socket_present_and_its_absence_expires(
+    settings, clock
+):
     """Issue 11 §1/§5.3: presence is a TTL entry per socket that only the
     browser's pings keep alive; a socket that falls silent (a sleeping
     device, a dead process, a handler that never finished) is absent after
@@ -129,9 +164,10 @@ async def test_the_heartbeat_keeps_a_socket_present_and_its_absence_expires(sett
     assert await ca.receive_nothing(timeout=0.3)
     t1 = time.time()
     assert await _present(table.pk, 0, t1 + ttl - 0.5)
-    # seat 1's socket falls silent: simulate its entry having expired (its
-    # process died; disconnect() never runs) by dropping it
-    await sync_to_async(_expire)(table.pk, 1)
+    # both sockets fall silent for a TTL (seat 1's process died, or its
+    # device slept: disconnect() never runs); seat 0's next ping finds
+    # seat 1 gone
+    clock.shift = ttl + 1
     t, _ = await _state(table.pk)
     assert t.away_since in ([], [None, None])
     await ca.send_to(text_data=json.dumps({"action": "ping"}))
@@ -150,10 +186,44 @@ async def test_the_heartbeat_keeps_a_socket_present_and_its_absence_expires(sett
     await cb.disconnect()
 
 
-def _expire(table_id: int, seat: int) -> None:
-    """Drop every presence entry of ``seat`` (as the TTL would)."""
-    keys = [presence._slot_key(table_id, seat, i) for i in range(presence.SLOTS)]
-    presence._cache().delete_many(keys)
+async def test_a_ping_that_changes_nothing_is_one_cache_write(settings, monkeypatch):
+    """Issue 15: a ping while both seats are present (each socket's, every
+    MAHJONG_PRESENCE_BEAT s) costs one presence-cache write (Redis: one
+    SET): no query, no frame rendered or sent, nothing to the group."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.MAHJONG_PRESENCE_BEAT = 0.3
+    a, b, table = await _pair()
+    ca, ok, _ = await ws(a, table.pk)
+    cb, ok2, _ = await ws(b, table.pk)
+    seqs = [_seq((await drain(sock, wait=2.0))[-1]) for sock in (ca, cb)]
+    # seat 0 opened before seat 1: its first ping looks, and sees seat 1
+    await ca.send_to(text_data=json.dumps({"action": "ping", "seq": seqs[0]}))
+    assert await ca.receive_nothing(timeout=0.3)
+    calls: list[str] = []
+    real = presence._cache()
+
+    class Counted:
+        def __getattr__(self, name):
+            calls.append(name)
+            return getattr(real, name)
+
+    monkeypatch.setattr(presence, "_cache", Counted)
+    # the consumers' queries run on the one sync thread (SQLite): capture there
+    queries = CaptureQueriesContext(connection)
+    await sync_to_async(queries.__enter__)()
+    for sock, seq in zip((ca, cb), seqs, strict=True):
+        await sock.send_to(text_data=json.dumps({"action": "ping", "seq": seq}))
+        assert await sock.receive_nothing(timeout=0.3)
+    await sync_to_async(queries.__exit__)(None, None, None)
+    captured = await sync_to_async(lambda: list(queries.captured_queries))()
+    assert captured == []
+    assert calls == ["set", "set"]
+    assert await ca.receive_nothing(timeout=0.3)
+    assert await cb.receive_nothing(timeout=0.3)
+    await ca.disconnect()
+    await cb.disconnect()
 
 
 async def test_the_opponent_drop_and_return_reach_the_other_seat_at_once():

@@ -431,21 +431,78 @@ def test_parse_message_reads_the_protocol():
         parse_message(None, b"\x00")
 
 
-def test_beat_and_look_refreshes_and_sees_the_other_seat(alice, room):
+class _Counted:
+    """The presence cache, recording the name of each call made to it."""
+
+    def __init__(self, cache):
+        self.cache, self.calls = cache, []
+
+    def __getattr__(self, name):
+        self.calls.append(name)
+        return getattr(self.cache, name)
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    cache = _Counted(presence._cache())
+    monkeypatch.setattr(presence, "_cache", lambda: cache)
+    return cache
+
+
+def test_a_socket_beat_that_changes_nothing_is_one_cache_write(alice, room, counted):
+    """A table socket's heartbeat (every MAHJONG_PRESENCE_BEAT = 5 s) is one
+    write (Redis: one SET) while its own entry is live and the opponent's
+    latest entry, as last read, is live; else one read of both seats'
+    slots (MGET) and one write, as every heartbeat was before (issue 15)."""
     table = table_quick_match(user=alice, room=room, now=T0)
-    assert presence.beat_and_look(table_id=table.pk, seat=0, socket_id="a", now=T0) == (
-        True,
-        False,
-    )
+    ttl = presence.ttl()
+    a = presence.SocketPresence(table_id=table.pk, seat=0, socket_id="a")
+    counted.calls.clear()  # 快速开始 marked alice in the lobby
+    assert a.open(now=T0) is True
+    assert counted.calls == ["get_many", "add"]
     presence.socket_beat(table_id=table.pk, seat=1, socket_id="b", now=T0)
-    assert presence.beat_and_look(
-        table_id=table.pk, seat=0, socket_id="a", now=T0 + 5
-    ) == (False, True)
-    # seat 1 stops beating: gone one TTL after its last heartbeat
-    later = T0 + 5 + presence.ttl() + 1
-    assert presence.beat_and_look(
-        table_id=table.pk, seat=0, socket_id="a", now=later
-    ) == (True, False)  # seat 0 had also lapsed (its last beat was T0 + 5)
+    # seat 0 saw no opponent when it opened: its next beat looks again
+    counted.calls.clear()
+    assert a.beat(now=T0 + 5) == (False, True)
+    assert counted.calls == ["get_many", "set"]
+    # the opponent is present until T0 + ttl whatever happens: no look
+    for at in (T0 + 8, T0 + 11, T0 + ttl - 1):
+        counted.calls.clear()
+        assert a.beat(now=at) == (False, None)
+        assert counted.calls == ["set"]
+    assert presence.seat_present(table_id=table.pk, seat=0, now=T0 + 2 * ttl - 1.1)
+    # seat 1 stopped beating at T0: the first beat at or after its expiry
+    # looks and sees it gone, as when every beat looked
+    counted.calls.clear()
+    assert a.beat(now=T0 + ttl) == (False, False)
+    assert counted.calls == ["get_many", "set"]
+    # and looks at every beat while the opponent is away
+    presence.socket_beat(table_id=table.pk, seat=1, socket_id="b", now=T0 + ttl + 1)
+    assert a.beat(now=T0 + ttl + 5) == (False, True)
+    # a beat after its own entry lapsed (a long pause) reads, and is back
+    assert a.beat(now=T0 + 2 * ttl + 10) == (True, False)
+
+
+def test_a_closed_socket_frees_its_slot(alice, room, counted):
+    table = table_quick_match(user=alice, room=room, now=T0)
+    a = presence.SocketPresence(table_id=table.pk, seat=0, socket_id="a")
+    b = presence.SocketPresence(table_id=table.pk, seat=0, socket_id="b")
+    a.open()
+    b.open()
+    counted.calls.clear()
+    a.close()  # its entry is live: it knows the slot, one delete
+    assert counted.calls == ["delete"]
+    assert presence.seat_present(table_id=table.pk, seat=0)
+    b.close()
+    assert not presence.seat_present(table_id=table.pk, seat=0)
+    # a slot lost to its TTL is looked for among the seat's slots first
+    c = presence.SocketPresence(table_id=table.pk, seat=1, socket_id="c")
+    c.open(now=T0)
+    presence.socket_beat(table_id=table.pk, seat=1, socket_id="d", now=T0 + 1)
+    c.close()
+    assert presence.seat_present(table_id=table.pk, seat=1, now=T0 + 2)
+    presence.socket_gone(table_id=table.pk, seat=1, socket_id="d")
+    assert not presence.seat_present(table_id=table.pk, seat=1, now=T0 + 2)
 
 
 def test_warm_opens_the_cache_and_never_raises(monkeypatch, caplog):
