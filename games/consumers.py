@@ -226,7 +226,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.lang = scope_language(self.scope)
-        seat = await self._seat_of(user.pk)
+        seat, watch = await self._seat_of(user.pk)
         if seat is None:
             await self.accept()
             await self.close(code=4403)
@@ -251,7 +251,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # only this socket's heartbeats keep alive); then reconnecting hands
         # control back: away cleared, 托管 off (broadcast on change)
         self._presence = presence.SocketPresence(
-            table_id=self.table_id, seat=seat, socket_id=self.channel_name
+            table_id=self.table_id, seat=seat, socket_id=self.channel_name, watch=watch
         )
         await _cached(self._presence.open)()
         await _pooled(seats.seat_connect)(table_id=self.table_id, seat=seat)
@@ -434,12 +434,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._sent, self._sent_seq = frame.parts, frame.seq
         await self.send(html)
 
-    async def _seat_of(self, user_id: int) -> int | None:
+    async def _seat_of(self, user_id: int) -> tuple[int | None, bool]:
         return await _pooled(self._seat_of_sync)(user_id)
 
-    def _seat_of_sync(self, user_id: int) -> int | None:
+    def _seat_of_sync(self, user_id: int) -> tuple[int | None, bool]:
+        """``user_id``'s seat (None: not seated) and whether its opponent's
+        presence is to be watched: not at a bot table, whose opponent is
+        the server's bot for good (a table becomes a bot table, never the
+        other way)."""
         table = Table.objects.filter(pk=self.table_id).first()
-        return None if table is None else table.seat_of(user_id)
+        if table is None:
+            return None, False
+        seat = table.seat_of(user_id)
+        return seat, seat is not None and table.is_human(1 - seat)
 
     def _render_state(self) -> tuple[Frame, tuple[int | None, int]] | None:
         """This seat's frame of the table as it is now, and the table's

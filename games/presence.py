@@ -26,6 +26,7 @@ waiting table's seat 0 or their lobby mark is.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Iterable
 
@@ -152,14 +153,20 @@ class SocketPresence:
     away mark (games.services.seats.seat_away).
     """
 
-    def __init__(self, *, table_id: int, seat: int, socket_id: str) -> None:
+    def __init__(
+        self, *, table_id: int, seat: int, socket_id: str, watch: bool = True
+    ) -> None:
+        """``watch``: look at the opponent seat at all (False: the server's
+        bot plays it, which has no presence and is never away)."""
         self.table_id, self.seat, self.socket_id = table_id, seat, socket_id
+        self.watch = watch
         self._key: str | None = None  # the slot held (None: none known)
         self._expires = 0.0  # when the entry written to it expires (epoch s)
-        self._theirs_until = 0.0  # the opponent is present until (epoch s)
+        # the opponent is present until (epoch s): no look before then
+        self._theirs_until = 0.0 if watch else math.inf
 
     def open(self, *, now: float | None = None) -> bool:
-        """Register the socket (it opened): :meth:`beat` with a look.
+        """Register the socket (it opened): a :meth:`beat` that reads.
 
         Returns whether it had no live slot (as :func:`socket_beat`).
         """
@@ -170,7 +177,8 @@ class SocketPresence:
 
         Returns ``(back, opponent_present)``: ``back`` as :func:`socket_beat`
         returns it; ``opponent_present`` None when there was nothing to look
-        at (the opponent's entry seen last is live until after ``now``).
+        at (the opponent's entry seen last is live until after ``now``, or
+        the opponent is not watched).
         One cache write when neither is due, else one read of both seats'
         slots (Redis ``MGET``) and one write.
         """
@@ -196,7 +204,7 @@ class SocketPresence:
             )
         self._key, self._expires = None, 0.0
 
-    def _look(self, now: float) -> tuple[bool, bool]:
+    def _look(self, now: float) -> tuple[bool, bool | None]:
         """Read both seats' slots, refresh or claim this socket's slot, and
         remember when the opponent's latest entry expires."""
         mine = [_slot_key(self.table_id, self.seat, i) for i in range(SLOTS)]
@@ -204,6 +212,8 @@ class SocketPresence:
         held = _cache().get_many(mine + theirs)
         self._key, back = _claim(mine, held, self.socket_id, now)
         self._expires = now + ttl() if self._key is not None else 0.0
+        if not self.watch:
+            return back, None
         until = _expiry((held.get(k) for k in theirs), now)
         self._theirs_until = until or 0.0
         return back, until is not None

@@ -12,6 +12,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games import presence
+from tests.games.conftest import make_player
 from tests.games.test_games_consumer import (
     _pair,
     _seq,
@@ -224,6 +225,50 @@ async def test_a_ping_that_changes_nothing_is_one_cache_write(settings, monkeypa
     assert await cb.receive_nothing(timeout=0.3)
     await ca.disconnect()
     await cb.disconnect()
+
+
+async def test_a_ping_at_a_bot_table_is_one_cache_write_from_the_first(
+    settings, monkeypatch
+):
+    """At a bot table the opponent (the server's bot) has no presence and is
+    never away: every ping, the first too, is one cache write (before, each
+    read both seats' slots and the first locked the table to find the bot
+    not away)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.services import table_play_bot
+    from tests.games.test_games_consumer import _room
+
+    settings.MAHJONG_PRESENCE_BEAT = 0.3
+    a = await sync_to_async(make_player)("pa")
+    table = await sync_to_async(table_play_bot)(user=a, room=await _db(_room))
+    ca, ok, _ = await ws(a, table.pk)
+    assert ok
+    seq = _seq((await drain(ca, wait=2.0))[-1])
+    calls: list[str] = []
+    real = presence._cache()
+
+    class Counted:
+        def __getattr__(self, name):
+            calls.append(name)
+            return getattr(real, name)
+
+    monkeypatch.setattr(presence, "_cache", Counted)
+    queries = CaptureQueriesContext(connection)
+    await sync_to_async(queries.__enter__)()
+    for _ in range(2):
+        await ca.send_to(text_data=json.dumps({"action": "ping", "seq": seq}))
+        assert await ca.receive_nothing(timeout=0.3)
+    await sync_to_async(queries.__exit__)(None, None, None)
+    captured = await sync_to_async(lambda: list(queries.captured_queries))()
+    assert captured == []
+    assert calls == ["set", "set"]
+    await ca.disconnect()
+
+
+async def _db(func):
+    return await sync_to_async(func)()
 
 
 async def test_the_opponent_drop_and_return_reach_the_other_seat_at_once():

@@ -483,6 +483,21 @@ def test_a_socket_beat_that_changes_nothing_is_one_cache_write(alice, room, coun
     assert a.beat(now=T0 + 2 * ttl + 10) == (True, False)
 
 
+def test_a_socket_at_a_bot_table_never_looks_at_the_bot(alice, room, counted):
+    table = table_play_bot(user=alice, room=room, now=T0)
+    ttl = presence.ttl()
+    a = presence.SocketPresence(table_id=table.pk, seat=0, socket_id="a", watch=False)
+    counted.calls.clear()
+    assert a.open(now=T0) is True
+    assert counted.calls == ["get_many", "add"]
+    counted.calls.clear()
+    for at in (T0 + 5, T0 + 10, T0 + 15, T0 + 20):
+        assert a.beat(now=at) == (False, None)
+    assert counted.calls == ["set"] * 4
+    # its own lapse is still seen: back
+    assert a.beat(now=T0 + 20 + ttl) == (True, None)
+
+
 def test_a_closed_socket_frees_its_slot(alice, room, counted):
     table = table_quick_match(user=alice, room=room, now=T0)
     a = presence.SocketPresence(table_id=table.pk, seat=0, socket_id="a")
