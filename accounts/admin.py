@@ -17,7 +17,13 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .forms import InboxComposeForm, LedgerCorrectionForm, ProfileAdminForm
+from .forms import (
+    InboxComposeForm,
+    LedgerCorrectionForm,
+    ProfileAdminForm,
+    UserAdminChangeForm,
+    UserAdminCreationForm,
+)
 from .ledger import ledger_correct
 from .models import LedgerEntry, Level, LevelScheme, Message, Profile, User
 from .selectors import level_for_points
@@ -96,6 +102,8 @@ def send_inbox_message(
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    form = UserAdminChangeForm
+    add_form = UserAdminCreationForm
     inlines = [ProfileInline]
     list_display = [
         "username",

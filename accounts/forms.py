@@ -1,12 +1,12 @@
 """Forms: the player's nickname, the staff's inbox message and ledger correction."""
 
 from django import forms
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
 
 from .models import LedgerEntry, Profile
 from .nicknames import nickname_normalize
-from .services import nickname_taken
-from .validators import validate_nickname
+from .validators import validate_nickname, validate_username
 
 
 class NicknameForm(forms.ModelForm):
@@ -23,11 +23,10 @@ class NicknameForm(forms.ModelForm):
 
 def clean_nickname_field(form: forms.ModelForm) -> str:
     """A profile form's nickname: normalised (NFKC, ends trimmed), then the
-    rules of :mod:`accounts.nicknames`, look-alikes and uniqueness."""
+    rules of :mod:`accounts.nicknames`, then not another player's nickname or
+    username nor a look-alike (``accounts.services.name_clash``)."""
     nickname = nickname_normalize(form.cleaned_data.get("nickname") or "")
-    validate_nickname(nickname, exclude_profile_id=form.instance.pk)
-    if nickname_taken(nickname=nickname, exclude_profile_id=form.instance.pk):
-        raise forms.ValidationError(_("这个昵称已被其他玩家使用，请换一个。"))
+    validate_nickname(nickname, exclude_user_id=form.instance.user_id)
     return nickname
 
 
@@ -41,6 +40,27 @@ class ProfileAdminForm(forms.ModelForm):
 
     def clean_nickname(self) -> str:
         return clean_nickname_field(self)
+
+
+class UserAdminChangeForm(UserChangeForm):
+    """Staff's user form: a changed username follows the sign-up rules."""
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        if "username" in self.changed_data:
+            validate_username(username, exclude_user_id=self.instance.pk)
+        return username
+
+
+class UserAdminCreationForm(AdminUserCreationForm):
+    """Staff's "add user" form: the username follows the sign-up rules."""
+
+    def clean_username(self) -> str:
+        # Django's returns None (typed str) when the username is taken
+        username: str = super().clean_username()
+        if username:
+            validate_username(username)
+        return username
 
 
 class InboxComposeForm(forms.Form):

@@ -16,8 +16,9 @@ URLs, so it must read as what it is and make a working URL:
 - it does not look like another player's: :func:`nickname_skeleton` maps every
   non-ASCII character that has an ASCII look-alike (Cyrillic а, Greek ο,
   mathematical letters…) to it, from the Unicode confusables table shipped by
-  ``confusable_homoglyphs`` (MIT), and a nickname whose skeleton is another
-  player's nickname is refused (``accounts.services.nickname_lookalike``).
+  ``confusable_homoglyphs`` (MIT), and a nickname or username that is, or
+  whose skeleton is, another player's nickname or username is refused
+  (``accounts.services.name_clash``).
 
 Pure functions; the Django validator is ``accounts.validators``.
 """

@@ -5,11 +5,13 @@ Balances change only through :mod:`accounts.ledger`.
 """
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .ledger import ledger_grant
@@ -28,7 +30,13 @@ def profile_create(*, user: User, nickname: str = "") -> Profile:
 
     Coins start at ``settings.MAHJONG_STARTING_COINS`` (游戏币) and rating points at
     ``settings.MAHJONG_STARTING_POINTS`` (实力积分), posted to the ledger as a
-    ``grant``; the nickname defaults to the username. Idempotent: an existing
+    ``grant``. The nickname defaults to the username, unchanged: sign-up
+    and admin refuse a username that is or looks like another player's
+    nickname or username (:func:`name_clash`), so it is free. Only an account
+    made without that check (``createsuperuser``, a script) or a race with a
+    player taking that nickname meanwhile gets the username with the lowest
+    free number (:func:`nickname_free`: 西窗月 → 西窗月2); the welcome message
+    then tells the player (``accounts.signals``). Idempotent: an existing
     profile is returned unchanged.
     """
     existing = Profile.objects.filter(user=user).first()
@@ -125,24 +133,58 @@ def nickname_taken(*, nickname: str, exclude_profile_id: int | None = None) -> b
     return others.exists()
 
 
-def nickname_lookalike(
-    *, nickname: str, exclude_profile_id: int | None = None
-) -> str | None:
-    """The other player's nickname ``nickname`` imitates, or None.
+@dataclass(frozen=True)
+class NameClash:
+    """Another player whose name a chosen name is or imitates.
 
-    ``nickname`` imitates a nickname equal (ignoring case) to its skeleton
-    (:func:`accounts.nicknames.nickname_skeleton`: look-alike letters such as
-    Cyrillic а replaced by their ASCII twins) when that differs from it.
+    ``nickname``: that player's nickname (public, may be shown);
+    ``on_nickname``: the match is on their nickname (else only on their login
+    name, which is not shown); ``same``: equal ignoring case (else a
+    look-alike).
+    """
+
+    nickname: str
+    on_nickname: bool
+    same: bool
+
+
+def name_clash(*, name: str, exclude_user_id: int | None = None) -> NameClash | None:
+    """The other player ``name`` is or looks like, or None: the one rule for
+    every chosen name (sign-up username, nickname on the profile and in admin,
+    admin username).
+
+    ``name`` clashes with a player (not ``exclude_user_id``) whose nickname or
+    username equals, ignoring case, ``name`` or its skeleton
+    (:func:`accounts.nicknames.nickname_skeleton`: NFKC — full-width letters,
+    CJK compatibility ideographs — and look-alike letters such as Cyrillic а
+    replaced by their ASCII twins, case-folded). Nicknames are matched before
+    usernames. Two queries at most.
     """
     from .nicknames import nickname_skeleton
 
-    skeleton = nickname_skeleton(nickname)
-    if skeleton == nickname.casefold():
+    name = name.strip()
+    if not name:
         return None
-    others = Profile.objects.filter(nickname__iexact=skeleton)
-    if exclude_profile_id is not None:
-        others = others.exclude(pk=exclude_profile_id)
-    return others.values_list("nickname", flat=True).first()
+    keys = {name, nickname_skeleton(name)}
+    folded = name.casefold()
+    others = Profile.objects.all()
+    if exclude_user_id is not None:
+        others = others.exclude(user_id=exclude_user_id)
+    by_nickname = Q()
+    by_username = Q()
+    for key in keys:
+        by_nickname |= Q(nickname__iexact=key)
+        by_username |= Q(user__username__iexact=key)
+    for on_nickname, match in ((True, by_nickname), (False, by_username)):
+        row = others.filter(match).values_list("nickname", "user__username").first()
+        if row is not None:
+            matched = row[0] if on_nickname else row[1]
+            return NameClash(
+                nickname=row[0],
+                on_nickname=on_nickname,
+                same=matched.casefold() == folded,
+            )
+    return None
 
 
 def nickname_free(*, base: str, attempt: int = 0) -> str:
@@ -170,8 +212,8 @@ def profile_set_nickname(*, profile: Profile, nickname: str) -> Profile:
     ``nickname`` is normalised (NFKC, ends trimmed) first.  Raise
     ``ValueError`` if it breaks a rule of :mod:`accounts.nicknames` (blank,
     longer than 32 characters, invisible or control characters, ``/ \\ ? #
-    %``), looks like another player's nickname, or is used by another player
-    (compared ignoring case; the database constraint
+    %``), or is or looks like another player's nickname or username
+    (:func:`name_clash`; the database constraint
     ``unique_profile_nickname_ci`` backs the check against races).
     """
     from .nicknames import nickname_normalize, nickname_problem
@@ -180,9 +222,10 @@ def profile_set_nickname(*, profile: Profile, nickname: str) -> Profile:
     problem = nickname_problem(nickname)
     if problem is not None:
         raise ValueError(f"nickname refused: {problem.value}")
-    if nickname_lookalike(nickname=nickname, exclude_profile_id=profile.pk):
+    clash = name_clash(name=nickname, exclude_user_id=profile.user_id)
+    if clash is not None and not clash.same:
         raise ValueError("nickname looks like another player's")
-    if nickname_taken(nickname=nickname, exclude_profile_id=profile.pk):
+    if clash is not None:
         raise ValueError("nickname is used by another player")
     old = profile.nickname
     profile.nickname = nickname

@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from accounts.models import Profile, User
+from accounts.models import User
 from accounts.services import nickname_free, profile_set_nickname
 
 pytestmark = pytest.mark.django_db
@@ -68,8 +68,9 @@ def test_database_constraint_refuses_case_insensitive_duplicate():
         other.profile.save(update_fields=["nickname"])
 
 
-def test_signup_default_nickname_skips_a_taken_one(client):
-    # Someone already calls themselves "xiaoming"; the new user xiaoming gets xiaoming2.
+def test_signup_refuses_a_username_that_is_another_players_nickname(client):
+    # Someone already calls themselves "XiaoMing": the username xiaoming was
+    # once accepted and its nickname silently became xiaoming2 (fresh tester)
     _user("early", "XiaoMing")
     response = client.post(
         reverse("account_signup"),
@@ -80,8 +81,9 @@ def test_signup_default_nickname_skips_a_taken_one(client):
             "password2": PASSWORD,
         },
     )
-    assert response.status_code == 302
-    assert Profile.objects.get(user__username="xiaoming").nickname == "xiaoming2"
+    assert response.status_code == 200
+    assert "「XiaoMing」的昵称相同或相像" in response.content.decode()
+    assert not User.objects.filter(username="xiaoming").exists()
 
 
 def test_nickname_free_picks_lowest_free_suffix_within_32_characters():

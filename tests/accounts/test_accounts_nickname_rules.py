@@ -104,7 +104,7 @@ def test_sign_up_refuses_a_look_alike_username(client, settings):
     response = client.post(reverse("account_signup"), data)
     assert response.status_code == 200
     assert not User.objects.filter(email="x@example.com").exists()
-    assert "看起来和已有玩家" in response.content.decode()
+    assert "不能和已有玩家「alice」的昵称相同或相像" in response.content.decode()
 
 
 def test_admin_refuses_them(client):
