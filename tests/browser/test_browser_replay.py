@@ -449,3 +449,33 @@ def test_liangren_hands_show_the_wild_marks_at_every_step(
     page.screenshot(path=f"/tmp/replay_liangren_marks_page_{viewport['width']}.png")
     assert errors == []
     ctx.close()
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+    ids=["desktop", "phone"],
+)
+def test_the_sticky_controls_cover_nothing_of_the_bottom_seat(
+    browser, live, hands, viewport
+):
+    """Fresh tester: at 1280×800 the controls pinned to the bottom (y 633–800)
+    covered the bottom seat's name plate and its 听/托管 badges (y 572–689)
+    until one scrolled. At load, and scrolled to the end, the whole bottom
+    seat is above the bar."""
+    ctx, page, errors = _page(browser, live, viewport)
+    login(page, live, "replayer")
+    for ruleset in ("erren", "mcr"):
+        page.goto(f"{live.url}/hands/{hands[ruleset]}/?step=30")
+        page.wait_for_selector('[data-testid="replay-page"]')
+        for where in ("load", "end"):
+            if where == "end":
+                page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+                page.wait_for_timeout(100)
+            nav = page.locator(".rp-controls").bounding_box()
+            seat = page.locator(".rp-seat--bottom").bounding_box()
+            plate = page.locator(".rp-seat--bottom .mj-plate").bounding_box()
+            assert plate["y"] >= seat["y"], (plate, seat)
+            assert seat["y"] + seat["height"] <= nav["y"], (ruleset, where, seat, nav)
+    assert errors == []
+    ctx.close()
