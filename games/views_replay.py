@@ -10,6 +10,7 @@ script moves step by step with it).
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,8 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.template import engines
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -184,6 +187,24 @@ def hand_share(request: HttpRequest, hand_id: int) -> HttpResponse:
     return redirect(reverse("games:hand_record", args=[hand_id]))
 
 
+def _file_started(started: str | None) -> datetime | None:
+    """A hand file's ``started`` (ISO 8601, e.g. ``2026-12-04T17:06:00+00:00``) as
+    an aware datetime, so the page shows it as the hand's own page does (server
+    local time, ``Y-m-d H:i``); a time without an offset is read as UTC, as the
+    export writes it. None when absent or not a date-time."""
+    if not started:
+        return None
+    try:
+        value = parse_datetime(started)
+    except ValueError:
+        return None
+    if value is None:
+        return None
+    if timezone.is_naive(value):
+        value = value.replace(tzinfo=UTC)
+    return value
+
+
 def _import_key(digest: str) -> str:
     return f"replay-import:{digest}"
 
@@ -239,8 +260,9 @@ def replay_imported(request: HttpRequest, digest: str) -> HttpResponse:
     replay = cached_replay(("file", digest), lambda: hf)
     base_url = reverse("games:replay_imported", args=[digest])
     bottom = _int(request.GET.get("seat"), 0)
-    page = {
+    page: dict[str, Any] = {
         "imported": True,
+        "started": _file_started(replay.file.started),
         "data": page_data(replay, review_seats=[]),
         "rows": [],
         "review_summary": None,

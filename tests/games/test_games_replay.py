@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -761,3 +761,26 @@ def test_every_replay_step_marks_the_wild_and_its_standin_as_the_live_hand(
         if seen == {"财", "代"}:
             break
     assert seen == {"财", "代"}  # both marks were met mid-replay
+
+
+def test_an_imported_hand_shows_its_date_as_the_hands_own_page(client, alice, room):
+    """Fresh tester: the imported replay's header read ``2026-12-0417:06`` (the
+    file's UTC time with the ``T`` cut out) where the hand's own page reads
+    ``2026-12-05 01:06`` (server local time)."""
+    table = table_play_bot(user=alice, room=room, level="easy")
+    play_out(table, {0: alice}, seed=5)
+    started = datetime(2026, 12, 4, 17, 6, tzinfo=UTC)
+    HandRecord.objects.filter(pk=table.hand_id).update(started=started)
+    record = HandRecord.objects.get(pk=table.hand_id)
+    client.force_login(alice)
+    raw = client.get(reverse("games:hand_export", args=[record.pk])).content
+    assert json.loads(raw)["hand"]["started"].startswith("2026-12-04T17:06")
+    shown = timezone.localtime(started).strftime("%Y-%m-%d %H:%M")
+    assert shown == "2026-12-05 01:06"  # settings: TIME_ZONE Asia/Shanghai
+    own = client.get(_url(record)).content.decode()
+    client.logout()
+    imported = client.get(_import(client, raw)["Location"]).content.decode()
+    when = re.compile(r'<time datetime="([^"]+)">([^<]+)</time>')
+    assert when.search(own).groups() == when.search(imported).groups()
+    assert when.search(imported).group(2) == shown
+    assert "2026-12-0417:06" not in imported
