@@ -4,9 +4,10 @@
    options, the wild and bonus fields, the palette and the answer depend on
    the rule set) when its answer lands, ~300 ms later on a phone.  Whatever
    was typed into the notation field (#calc-notation) meanwhile is carried
-   into the new field, with the focus and the caret, and when it is not the
-   hand that answer was computed for (the value the server rendered) the form
-   is sent again, so the typed hand is what is scored, under the new rule set. */
+   into the new field, with the focus and the caret, and when the field, once
+   htmx has settled the new form, does not hold the hand that answer was
+   computed for (the value the server rendered) the form is sent again, so the
+   typed or pasted hand is what is scored, under the new rule set. */
 (function () {
   "use strict";
 
@@ -26,8 +27,6 @@
     };
   });
 
-  var rescore = false;
-
   document.addEventListener("htmx:afterSwap", function (e) {
     // fired on the new #calc (and on the answer alone after typing or a click)
     if (!carried || !e.target || e.target.id !== "calc") return;
@@ -35,24 +34,23 @@
     carried = null;
     var input = document.getElementById("calc-notation");
     if (!input) return;
-    if (input.value !== kept.value) {
-      input.value = kept.value;
-      rescore = true;
-    }
+    if (input.value !== kept.value) input.value = kept.value;
     if (kept.focused) {
       input.focus({ preventScroll: true });
       try { input.setSelectionRange(kept.start, kept.end); } catch (err) { /* not a text field */ }
     }
   });
 
-  // htmx takes charge of the new form only when it settles: send it then
-  // (sooner, the browser would submit it itself and load a new page)
+  // htmx takes charge of the new form only when it settles (20 ms after the
+  // swap): send it then (sooner, the browser would submit it itself and load a
+  // new page).  Whatever the field holds is compared with the hand the form was
+  // rendered for (its defaultValue), not only what was carried: a paste is one
+  // input event, and one made between the swap and the settle reached a field
+  // htmx was not yet listening to, and was never sent.
   document.addEventListener("htmx:afterSettle", function (e) {
-    if (!rescore || !e.target || e.target.id !== "calc") return;
-    rescore = false;
+    if (!e.target || e.target.id !== "calc") return;
     var input = document.getElementById("calc-notation");
     var form = input && input.form;
-    // defaultValue: the hand the new form was rendered for
     if (!form || input.value === input.defaultValue) return;
     if (form.requestSubmit) form.requestSubmit();
     else window.htmx.trigger(form, "submit");

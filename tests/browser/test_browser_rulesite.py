@@ -326,3 +326,67 @@ def test_typing_right_after_a_rule_set_change_is_kept_and_scored(live, browser, 
         " == '1112345678999m5'"
     )
     page.close()
+
+
+# the paste lands between the swap of the new form and htmx's settle (20 ms
+# later, when htmx starts listening to the new field): one input event, no more
+PASTE_IN_THE_SETTLE_WINDOW = """
+document.addEventListener("htmx:afterSwap", (e) => {
+  if (e.target.id !== "calc" || window.__pasted) return;
+  window.__pasted = true;
+  setTimeout(() => {
+    const input = document.getElementById("calc-notation");
+    input.focus();
+    input.value = "11m";
+    const paste = { bubbles: true, inputType: "insertFromPaste", data: "11m" };
+    input.dispatchEvent(new InputEvent("input", paste));
+  }, 0);
+});
+"""
+
+
+def test_a_hand_pasted_right_after_a_rule_set_change_is_scored(live, browser):
+    """Fresh tester (2 runs of ~8, in English): liangren → erren in the rule-set
+    menu and at once paste ``11m``: the field showed ``11m`` but the URL and the
+    answer stayed the old hand's (Total fan 94). A paste is one input event, and
+    one that lands after the new form is swapped in but before htmx settles it
+    (and starts listening to it) was sent nowhere. Requests held back 250 ms;
+    the paste is made in that window, then 9 times at 0–400 ms after the change."""
+    hand = "1112345678999m5m"
+    page, context, _ = _page(browser, DESKTOP)
+    _set_language(page, live, "en")
+    page.goto(f"{live.url}/calculator/?ruleset=erren&hand=11m")
+    error = page.get_attribute('[data-testid="calc-error"]', "data-code")
+    assert error  # the wrong number of tiles
+    page.add_init_script(SLOW_XHR)
+    start = f"{live.url}/calculator/?ruleset=liangren&hand={hand}"
+    settled = (
+        "document.querySelector('[data-testid=calculator]').dataset.ruleset"
+        " == 'erren' && !document.querySelector('.htmx-request')"
+    )
+    runs = [None, *range(0, 401, 50)]  # None: in the settle window
+    for wait in runs:
+        page.evaluate("window.__pasted = false")
+        if wait is None:
+            page.add_init_script(PASTE_IN_THE_SETTLE_WINDOW)
+        page.goto(start)
+        assert page.locator('[data-testid="calc-total"]').inner_text().strip()
+        page.select_option('[data-testid="calc-ruleset"]', "erren")
+        if wait is not None:
+            page.wait_for_timeout(wait)
+            notation = page.locator('[data-testid="calc-notation"]')
+            notation.focus()
+            page.keyboard.press("Control+a")
+            page.keyboard.insert_text("11m")
+        page.wait_for_function(settled, timeout=30_000)
+        page.wait_for_timeout(700)  # a resend or a late answer would land here
+        page.wait_for_function(settled, timeout=30_000)
+        got = page.get_attribute('[data-testid="calc-error"]', "data-code")
+        assert page.input_value('[data-testid="calc-notation"]') == "11m", wait
+        assert (got, "hand=11m" in page.url) == (error, True), (wait, page.url)
+        if wait is None:
+            context.close()
+            page, context, _ = _page(browser, DESKTOP)
+            _set_language(page, live, "en")
+            page.add_init_script(SLOW_XHR)
+    context.close()
