@@ -197,10 +197,13 @@ def test_open_table_countdown_sits_in_the_button_bar():
     bar = panel.find_all(**{"class": "mj-settle-actions"})[0]
     assert bar.find_all(data_testid="settle-countdown")
     assert bar.find_all(data_testid="continue") and bar.find_all(data_testid="regroup")
-    # one lobby link: 离开，回到大厅
-    assert len(panel.find_all(href="/lobby/")) == 1
+    # 离开，回到大厅 posts to the table's leave (it closes the table, so the
+    # opponent is told at once), not a plain link to the lobby
+    assert panel.find_all(href="/lobby/") == []
     assert panel.find_all(data_lobby_url="/lobby/")  # where the countdown goes
-    assert len(panel.find_all(data_testid="leave-link")) == 1
+    (leave,) = panel.find_all(data_testid="leave-link")
+    assert leave.tag == "button" and leave.attrs["type"] == "submit"
+    assert leave.parent.attrs["hx-post"] == "/table/7/leave/"  # the context's table
 
 
 @pytest.mark.browser

@@ -378,6 +378,43 @@ async def test_continue_is_shown_to_the_opponent_and_a_timeout_is_said_not_reque
     await cb.disconnect()
 
 
+async def test_the_settlements_leave_control_closes_the_table_and_tells_the_opponent():
+    """离开，回到大厅 in the settlement posts to the table's leave: the table
+    closes at once and the opponent reads 对手已离开牌桌 instead of waiting out
+    the countdown (fresh tester: it was a plain link to the lobby)."""
+    a, b, table = await _pair()
+    await sync_to_async(play_out)(table, {0: a, 1: b}, seed=2)
+    ca, _, _ = await ws(a, table.pk)
+    cb, _, _ = await ws(b, table.pk)
+    await drain(ca)
+    bob_frames = await drain(cb)
+    found = re.search(
+        r'<form class="mj-leave-form" hx-post="([^"]+)"[^>]*><button type="submit"'
+        r'[^>]*data-testid="leave-link"',
+        bob_frames[-1],
+    )
+    assert found and found.group(1) == f"/table/{table.pk}/leave/"
+
+    def post():
+        client = Client()
+        client.force_login(b)
+        return client.post(found.group(1), headers={"HX-Request": "true"})
+
+    response = await sync_to_async(post)()
+    assert (response.status_code, response["HX-Redirect"]) == (204, "/lobby/")
+    frames = await drain(ca)
+    assert 'data-testid="opponent-left"' in frames[-1]
+    assert 'data-by="opponent"' in frames[-1] and 'data-reason="left"' in frames[-1]
+    t, _ = await _state(table.pk)
+    assert (t.status, t.closed_reason, t.closed_seat) == (
+        Table.Status.CLOSED,
+        "left",
+        1,
+    )
+    await ca.disconnect()
+    await cb.disconnect()
+
+
 async def test_the_opponent_leaving_during_the_countdown_is_said():
     a, b, table = await _pair()
     await sync_to_async(play_out)(table, {0: a, 1: b}, seed=2)
