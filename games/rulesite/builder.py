@@ -48,6 +48,21 @@ def drawn_order(hand: HandText) -> list[Tile]:
     return sorted(tiles)
 
 
+def full_kinds(text: str) -> list[str]:
+    """The tiles (``"2p"``, …) of which ``text`` already holds all 4 copies,
+    counting melds (a kong is 4) and concealed tiles; flowers never.  The
+    palette greys them out: a fifth click would only give an error.  Empty when
+    ``text`` does not parse (the answer says why)."""
+    try:
+        hand = parse_hand(text) if text.strip() else HandText()
+    except RulesError:
+        return []
+    counts: dict[Tile, int] = {}
+    for tile in [*hand.concealed, *(t for m in hand.melds for t in m.tiles)]:
+        counts[tile] = counts.get(tile, 0) + 1
+    return sorted(str(t) for t, n in counts.items() if n >= 4)
+
+
 def _write(melds: list[Meld], concealed: list[Tile], flowers: list[Tile]) -> str:
     total = len(concealed) + 3 * len(melds)
     return format_hand(melds, concealed, flowers, win_tile_last=total == 14)

@@ -21,7 +21,7 @@ from games.rules.fans.base import FanLine
 from games.rules.rulesets import RuleSet
 from games.rules.tiles import parse_tiles
 
-from .builder import MODES, drawn_order
+from .builder import MODES, drawn_order, full_kinds
 from .calculator import Calculation
 from .messages import explain, explain_edit
 from .selectors import MeldView, tile_groups
@@ -162,6 +162,7 @@ def calculator_context(
         "inp": calc.input,
         "placeholder": example_notation(rs),
         "palette": tile_groups(rs),
+        "full": full_kinds(calc.input.hand),
         "modes": list(MODE_LABELS.items()),
         "mode": mode,
         "winds": WIND_LABELS,

@@ -55,4 +55,27 @@
     if (form.requestSubmit) form.requestSubmit();
     else window.htmx.trigger(form, "submit");
   });
+
+  // the palette greys out the tiles of which the hand holds all 4 copies
+  // (#calc-out's data-full, sent with every answer); a click on one goes nowhere
+  function markFull() {
+    var out = document.getElementById("calc-out");
+    if (!out) return;
+    var full = (out.getAttribute("data-full") || "").split(" ");
+    var tiles = document.querySelectorAll(".palette-tile[data-tile]");
+    for (var i = 0; i < tiles.length; i++) {
+      if (full.indexOf(tiles[i].getAttribute("data-tile")) >= 0) tiles[i].setAttribute("aria-disabled", "true");
+      else tiles[i].removeAttribute("aria-disabled");
+    }
+  }
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.target && (e.target.id === "calc-out" || e.target.id === "calc")) markFull();
+  });
+  document.addEventListener("click", function (e) {
+    var tile = e.target && e.target.closest && e.target.closest(".palette-tile");
+    if (tile && tile.getAttribute("aria-disabled") === "true") {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }, true);
 })();

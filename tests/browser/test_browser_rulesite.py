@@ -390,3 +390,38 @@ def test_a_hand_pasted_right_after_a_rule_set_change_is_scored(live, browser):
             _set_language(page, live, "en")
             page.add_init_script(SLOW_XHR)
     context.close()
+
+
+def test_a_tile_with_all_four_copies_in_the_hand_cannot_be_clicked(live, browser):
+    """Fresh tester: five clicks on 2p gave 1122222p and then an error.  Once
+    the hand holds 4 copies the palette tile is greyed out (aria-disabled) and
+    a click on it adds nothing; it comes back when a copy goes."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live.url}/calculator/?ruleset=mcr&hand=11p")
+    two = page.locator('[data-testid="calc-palette"] [data-tile="2p"]')
+    notation = page.locator('[data-testid="calc-notation"]')
+    for n in range(1, 5):
+        assert two.get_attribute("aria-disabled") is None
+        two.click()
+        page.wait_for_function(
+            "document.querySelector('[data-testid=calc-notation]').value"
+            f" == '11{'2' * n}p' && !document.querySelector('.htmx-request')"
+        )
+    assert two.get_attribute("aria-disabled") == "true"
+    assert two.evaluate("b => getComputedStyle(b).opacity") == "0.35"
+    before = page.get_attribute('[data-testid="calc-error"]', "data-code")
+    assert before == "wrong_count"  # 6 tiles; a fifth 2p said too_many_copies
+    two.click(force=True)
+    page.wait_for_timeout(600)  # an answer would land here
+    assert notation.input_value() == "112222p"
+    assert page.get_attribute('[data-testid="calc-error"]', "data-code") == before
+    notation.fill("11222p")
+    page.wait_for_function(
+        "!document.querySelector('[data-tile=\"2p\"][aria-disabled]')",
+        timeout=10_000,
+    )
+    two.click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calc-notation]').value == '112222p'"
+    )
+    page.close()

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.rules import rulesets
-from games.rulesite.builder import EditError, apply_edit
+from games.rulesite.builder import EditError, apply_edit, full_kinds
 from games.rulesite.calculator import CalcInput, ErrorCode, calculate
 
 
@@ -88,6 +88,30 @@ def test_clicks_build_the_notation():
     assert apply_edit("11m", tap="2f") == "11m+2f"
     with pytest.raises(EditError):
         apply_edit("", tap="8m", mode="chi")
+
+
+def test_the_tiles_with_all_four_copies_in_the_hand():
+    """Fresh tester: the palette took a fifth 2p (1122222p, then an error);
+    the tiles listed here are greyed out in it."""
+    assert full_kinds("1122p") == []
+    assert full_kinds("112222p") == ["2p"]
+    assert full_kinds("1122222p") == ["2p"]
+    assert full_kinds("[2222p]*1p") == ["2p"]
+    assert full_kinds("[234p]222p5z5z5z5z") == ["2p", "5z"]
+    assert full_kinds("1111m+1f") == ["1m"]
+    assert full_kinds("") == []
+    assert full_kinds("[22") == []  # unreadable: the answer says why
+
+
+@pytest.mark.django_db
+def test_the_palette_greys_out_a_tile_with_all_four_copies(client):
+    url = reverse("games:calculator")
+    html = client.get(url, {"ruleset": "mcr", "hand": "112222p"}).content.decode()
+    assert 'data-full="2p"' in html
+    full = re.findall(r'data-tile="(\w+)" title="[^"]*" aria-disabled="true"', html)
+    assert full == ["2p"]
+    html = client.get(url, {"ruleset": "mcr", "hand": "11222p"}).content.decode()
+    assert 'data-full=""' in html and 'aria-disabled="true"' not in html
 
 
 @pytest.mark.django_db
