@@ -57,10 +57,6 @@ class HandLog(HandRules):
         self._clock_from: float | None = None  # see _prompt
         self._shanten_memo: dict[tuple[int, ...], int] = {}  # see HandRules
         self._legal_memo: dict[tuple[object, ...], list[Action]] = {}
-        # HandRules._win_result's memo and its clock: the number of events
-        # so far other than prompts (a prompt changes nothing a win reads)
-        self._win_memo: dict[tuple[object, ...], analysis.ScoreLike | None] = {}
-        self._facts = 0
         # The score of a completed hand, by (counts, melds, situation): the
         # same position is scored for the table's "short of the minimum" note
         # (on the draw or discard) and again for the win option and the
@@ -115,8 +111,6 @@ class HandLog(HandRules):
     ) -> Event:
         s = self.state
         s.seq += 1
-        if kind != "prompt":
-            self._facts += 1
         if visible_to is None:
             visible_to = seat_set((0, 1) if public is None else (seat or 0,))
         else:

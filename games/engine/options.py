@@ -40,8 +40,6 @@ class HandRules:
     state: HandState
     _shanten_memo: dict[tuple[int, ...], int]
     _legal_memo: dict[tuple[object, ...], list[Action]]
-    _win_memo: dict[tuple[object, ...], analysis.ScoreLike | None]
-    _facts: int
     _scored: Callable[
         [tuple[int, ...], tuple[Meld, ...], WinSituation], analysis.ScoreLike
     ]
@@ -122,87 +120,23 @@ class HandRules:
         """Score ``seat``'s hand completed by ``tile``, legal win or not.
 
         ``None`` when the tile does not complete an allowed shape (or the
-        rule set has no 和 on a discard).  A tenpai hand's answer is
-        memoised between events: the table's "short of the minimum" note,
-        the claim options, the seat's legal actions, its timeout default
-        and its pass all ask the same question about one discard or draw.
-        The key is the arguments, the count of events other than prompts
-        (``_facts``: every change the answer reads is logged by such an
-        event before the next question; a prompt changes only the phase,
-        the deadline and who is asked) and, besides, what the engine sets
-        just before an event: the seat's concealed counts (with ``tile``),
-        ``after_kong``, ``self_draw`` and the wall count.  Bound: 16
-        entries.  (A hand that is not tenpai is answered by the shanten
-        memo as cheaply as by this one.)
+        rule set has no 和 on a discard).
         """
-        counts = self._completed_by(seat, tile, self_drawn=self_drawn)
-        if counts is None:
-            return None
         s = self.state
-        key = (
-            seat,
-            tile,
-            self_drawn,
-            robbing,
-            self._facts,
-            s.after_kong,
-            s.self_draw,
-            s.wall_count,
-            tuple(counts),
-        )
-        memo = self._win_memo
-        if key in memo:
-            return memo[key]
-        got = self._score_completed(seat, tile, counts, self_drawn, robbing)
-        if len(memo) >= 16:
-            memo.clear()
-        memo[key] = got
-        return got
-
-    def _fresh_win_result(
-        self, seat: int, tile: int, *, self_drawn: bool, robbing: bool = False
-    ) -> analysis.ScoreLike | None:
-        """:meth:`_win_result` computed afresh (no memo)."""
-        counts = self._completed_by(seat, tile, self_drawn=self_drawn)
-        if counts is None:
-            return None
-        return self._score_completed(seat, tile, counts, self_drawn, robbing)
-
-    def _completed_by(
-        self, seat: int, tile: int, *, self_drawn: bool
-    ) -> list[int] | None:
-        """``seat``'s 34 counts with ``tile`` when the waiting hand is
-        tenpai (shanten 0), else ``None``; also ``None`` for a discard when
-        the rule set has no 和 on one.  A self-drawn ``tile`` is already in
-        the hand."""
-        s = self.state
+        rs = self.ruleset
         counts = list(s.concealed[seat])
         n_melds = self._melds_n(seat)
         if self_drawn:
             counts[tile] -= 1  # the waiting hand before the draw
             if self._shanten_of(counts, n_melds) != 0:
                 return None  # one tile cannot complete it
+            counts[tile] += 1
         else:
-            if Claim.WIN not in self.ruleset.claims:
+            if Claim.WIN not in rs.claims:
                 return None
             if self._shanten_of(counts, n_melds) != 0:
                 return None
-        counts[tile] += 1
-        return counts
-
-    def _score_completed(
-        self,
-        seat: int,
-        tile: int,
-        counts: list[int],
-        self_drawn: bool,
-        robbing: bool,
-    ) -> analysis.ScoreLike | None:
-        """:meth:`_win_result` for the tenpai hand's ``counts`` with ``tile``
-        (from :meth:`_completed_by`)."""
-        s = self.state
-        rs = self.ruleset
-        n_melds = self._melds_n(seat)
+            counts[tile] += 1
         if not analysis.shape_complete(counts, n_melds, s.wild, rs):
             return None
         other = 1 - seat
