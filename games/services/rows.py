@@ -15,7 +15,6 @@ games.services.hands.fetch_table.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -96,7 +95,4 @@ def table_save_changes(table: Table) -> None:
         row_update(
             table, [*changed, "updated"] if "updated" not in changed else changed
         )
-    table._loaded_values = {
-        f.attname: copy.deepcopy(getattr(table, f.attname))
-        for f in Table._meta.concrete_fields
-    }
+    table.keep_saved_values()

@@ -88,6 +88,29 @@ def test_save_changes_round_trips_every_column(alice, bob, room):
     assert {k: getattr(fresh, k) for k in new} == new
 
 
+def test_after_save_changes_json_changed_in_place_still_counts(alice, bob, room):
+    """The values kept after a save are copies of the JSON columns (only
+    those: the others are immutable), so changing a list or dict in place
+    afterwards is still a change, and the next save writes it."""
+    table = _live(alice, bob, room)
+    with transaction.atomic():
+        got = fetch_table(table.pk, lock=True)
+        assert got is not None
+        got.veil = {"kind": "claim", "seat": 0}
+        got.seq += 1
+        table_save_changes(got)
+        assert got.changed_fields() == []
+        got.veil["seat"] = 1  # in place, after the save
+        got.away_since.append(4.5)
+        assert set(got.changed_fields() or ()) == {"veil", "away_since"}
+        table_save_changes(got)
+        assert got.changed_fields() == []
+    fresh = Table.objects.get(pk=table.pk)
+    assert fresh.veil == {"kind": "claim", "seat": 1}
+    assert fresh.away_since == [*table.away_since, 4.5]
+    assert fresh.seq == table.seq + 1
+
+
 def test_every_move_leaves_the_row_as_the_table_object_says(alice, bob, room):
     table = _live(alice, bob, room)
     users = {0: alice, 1: bob}
