@@ -3,7 +3,7 @@
 Plays ``--hands`` hands between two human seats at one table the way the
 websocket path does — ``games.services.table_act`` for the seat to move, then
 each seat's frame rendered as its consumer renders it
-(``TableConsumer._render_sync``) — and prints one JSON line: actions, CPU
+(``TableConsumer._render_state``) — and prints one JSON line: actions, CPU
 milliseconds per action (apply; render of the actor's frame; render of the
 opponent's frame) and SQL queries per action for each part.
 
@@ -145,10 +145,11 @@ def main(argv: list[str] | None = None) -> int:
         parts[part].queries += len(q.captured_queries)
         return out
 
-    def html(frame) -> str:  # type: ignore[no-untyped-def]
-        return frame.html() if frame is not None else ""
+    def html(rendered) -> str:  # type: ignore[no-untyped-def]
+        """The frame's HTML from _render_state's (frame, (hand id, seq))."""
+        return rendered[0].html() if rendered is not None else ""
 
-    frames = [html(consumers[s]._render_sync()) for s in seats]
+    frames = [html(consumers[s]._render_state()) for s in seats]
     actions = hands = 0
     profiler = cProfile.Profile(time.thread_time) if args.profile else None
     if profiler:
@@ -161,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
                 hands += 1
                 for s in seats:
                     table_continue(user=users[s], table_id=table.pk)
-                frames = [html(consumers[s]._render_sync()) for s in seats]
+                frames = [html(consumers[s]._render_state()) for s in seats]
                 continue
             raise SystemExit("no move in either frame:\n" + frames[0][:2000])
         timed(  # the consumer's work: read the message, apply the move
@@ -171,10 +172,10 @@ def main(argv: list[str] | None = None) -> int:
             ),
         )
         actions += 1
-        frames[seat] = html(timed("render_actor", consumers[seat]._render_sync))
+        frames[seat] = html(timed("render_actor", consumers[seat]._render_state))
         if len(seats) == 2:
             frames[1 - seat] = html(
-                timed("render_opponent", consumers[1 - seat]._render_sync)
+                timed("render_opponent", consumers[1 - seat]._render_state)
             )
     if profiler:
         profiler.disable()
