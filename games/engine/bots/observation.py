@@ -97,8 +97,9 @@ class Observation(NamedTuple):
         """Whether this seat deals (its seat wind is 东, seed 000 以庄为东风位)."""
         return self.seat_wind == EAST
 
-    def visible(self) -> list[int]:
-        """Return 34 counts of every tile this seat can see (clamped at 4)."""
+    def _seen(self) -> list[int]:
+        """Per kind, the copies this seat sees (hand, both seats' melds and
+        discards, indicators); not clamped."""
         v = list(self.hand)
         for ms in (self.melds, self.opp_melds):
             for m in ms:
@@ -108,7 +109,11 @@ class Observation(NamedTuple):
             for k in pool:
                 if k < NUM_KINDS:
                     v[k] += 1
-        return [min(x, 4) for x in v]
+        return v
+
+    def visible(self) -> list[int]:
+        """Return 34 counts of every tile this seat can see (clamped at 4)."""
+        return [min(x, 4) for x in self._seen()]
 
     def unseen(self) -> list[int]:
         """Return, per kind, copies this seat cannot see (0 for kinds absent
@@ -117,18 +122,9 @@ class Observation(NamedTuple):
         Every decision asks (:func:`~.evaluate.make_context`), so the count
         is not clamped and then subtracted as :meth:`visible` would.
         """
-        v = list(self.hand)
-        for ms in (self.melds, self.opp_melds):
-            for m in ms:
-                for t in m.tiles:
-                    v[t.index] += 1
-        for pool in (self.discards, self.opp_discards, self.indicators):
-            for k in pool:
-                if k < NUM_KINDS:
-                    v[k] += 1
         return [
             4 - x if x < 4 and live else 0
-            for x, live in zip(v, _kind_mask(self.ruleset), strict=True)
+            for x, live in zip(self._seen(), _kind_mask(self.ruleset), strict=True)
         ]
 
 
