@@ -48,6 +48,7 @@ from games.engine.errors import ActionError
 from mahjong_site.middleware import chosen_language
 
 from . import presence
+from .consumer_dispatch import DispatchWithoutConnectionHop
 from .models import Table
 from .presenters import render_toast
 from .presenters.render import Frame, seat_frame
@@ -204,8 +205,10 @@ def _account_refusal(user_id: int, lang: str | None) -> str | None:
         return account_refusal(user_id=user_id)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
-    """One seated player's connection to one table."""
+class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
+    """One seated player's connection to one table (every database call through
+    :func:`_pooled`, so dispatch skips Channels' connection hop:
+    games.consumer_dispatch)."""
 
     table_id: int
     seat: int | None = None
