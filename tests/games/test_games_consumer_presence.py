@@ -187,21 +187,12 @@ async def test_the_heartbeat_keeps_a_socket_present_and_its_absence_expires(
     await cb.disconnect()
 
 
-async def test_a_ping_that_changes_nothing_is_one_cache_write(settings, monkeypatch):
-    """Issue 15: a ping while both seats are present (each socket's, every
-    MAHJONG_PRESENCE_BEAT s) costs one presence-cache write (Redis: one
-    SET): no query, no frame rendered or sent, nothing to the group."""
+async def _ping_costs(monkeypatch, pings):
+    """Send each ``(socket, seq)`` ping in turn, checking no frame answers it;
+    return the SQL run meanwhile and the presence-cache methods called."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    settings.MAHJONG_PRESENCE_BEAT = 0.3
-    a, b, table = await _pair()
-    ca, ok, _ = await ws(a, table.pk)
-    cb, ok2, _ = await ws(b, table.pk)
-    seqs = [_seq((await drain(sock, wait=2.0))[-1]) for sock in (ca, cb)]
-    # seat 0 opened before seat 1: its first ping looks, and sees seat 1
-    await ca.send_to(text_data=json.dumps({"action": "ping", "seq": seqs[0]}))
-    assert await ca.receive_nothing(timeout=0.3)
     calls: list[str] = []
     real = presence._cache()
 
@@ -214,11 +205,29 @@ async def test_a_ping_that_changes_nothing_is_one_cache_write(settings, monkeypa
     # the consumers' queries run on the one sync thread (SQLite): capture there
     queries = CaptureQueriesContext(connection)
     await sync_to_async(queries.__enter__)()
-    for sock, seq in zip((ca, cb), seqs, strict=True):
+    for sock, seq in pings:
         await sock.send_to(text_data=json.dumps({"action": "ping", "seq": seq}))
         assert await sock.receive_nothing(timeout=0.3)
     await sync_to_async(queries.__exit__)(None, None, None)
     captured = await sync_to_async(lambda: list(queries.captured_queries))()
+    return captured, calls
+
+
+async def test_a_ping_that_changes_nothing_is_one_cache_write(settings, monkeypatch):
+    """Issue 15: a ping while both seats are present (each socket's, every
+    MAHJONG_PRESENCE_BEAT s) costs one presence-cache write (Redis: one
+    SET): no query, no frame rendered or sent, nothing to the group."""
+    settings.MAHJONG_PRESENCE_BEAT = 0.3
+    a, b, table = await _pair()
+    ca, ok, _ = await ws(a, table.pk)
+    cb, ok2, _ = await ws(b, table.pk)
+    seqs = [_seq((await drain(sock, wait=2.0))[-1]) for sock in (ca, cb)]
+    # seat 0 opened before seat 1: its first ping looks, and sees seat 1
+    await ca.send_to(text_data=json.dumps({"action": "ping", "seq": seqs[0]}))
+    assert await ca.receive_nothing(timeout=0.3)
+    captured, calls = await _ping_costs(
+        monkeypatch, list(zip((ca, cb), seqs, strict=True))
+    )
     assert captured == []
     assert calls == ["set", "set"]
     assert await ca.receive_nothing(timeout=0.3)
@@ -234,9 +243,6 @@ async def test_a_ping_at_a_bot_table_is_one_cache_write_from_the_first(
     never away: every ping, the first too, is one cache write (before, each
     read both seats' slots and the first locked the table to find the bot
     not away)."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     from games.services import table_play_bot
     from tests.games.test_games_consumer import _room
 
@@ -246,22 +252,7 @@ async def test_a_ping_at_a_bot_table_is_one_cache_write_from_the_first(
     ca, ok, _ = await ws(a, table.pk)
     assert ok
     seq = _seq((await drain(ca, wait=2.0))[-1])
-    calls: list[str] = []
-    real = presence._cache()
-
-    class Counted:
-        def __getattr__(self, name):
-            calls.append(name)
-            return getattr(real, name)
-
-    monkeypatch.setattr(presence, "_cache", Counted)
-    queries = CaptureQueriesContext(connection)
-    await sync_to_async(queries.__enter__)()
-    for _ in range(2):
-        await ca.send_to(text_data=json.dumps({"action": "ping", "seq": seq}))
-        assert await ca.receive_nothing(timeout=0.3)
-    await sync_to_async(queries.__exit__)(None, None, None)
-    captured = await sync_to_async(lambda: list(queries.captured_queries))()
+    captured, calls = await _ping_costs(monkeypatch, [(ca, seq), (ca, seq)])
     assert captured == []
     assert calls == ["set", "set"]
     await ca.disconnect()
