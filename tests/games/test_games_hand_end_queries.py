@@ -28,12 +28,10 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games.models import HandRecord, Table
-from games.protocol import parse_move
 from games.services import deal, table_quick_match
-from games.services.act import table_move
 from games.services.tables import table_continue, table_play_bot
-from tests.games.driver import next_move, unveiled_at
-from tests.games.test_games_move_queries import LOCK, _shape
+from tests.games.driver import next_move
+from tests.games.test_games_move_queries import LOCK, _captured_move, _shape
 
 pytestmark = pytest.mark.django_db
 
@@ -70,15 +68,7 @@ def _end_hand(table: Table, users: dict[int, User], rng: random.Random) -> list[
     for _ in range(2000):
         got = next_move(table, rng)
         assert got is not None, "the hand stopped without ending"
-        seat, payload = got
-        with CaptureQueriesContext(connection) as q:
-            table_move(
-                user=users[seat],
-                table_id=table.pk,
-                move=parse_move(payload),
-                now=unveiled_at(table, seat),
-            )
-        table.refresh_from_db()
+        q = _captured_move(table, users, *got)
         if table.status != Table.Status.PLAYING:
             assert table.status == Table.Status.SETTLING
             return _statements(q)

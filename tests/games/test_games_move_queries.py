@@ -8,6 +8,7 @@ table.  A change that adds a round trip to every move fails here."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -42,6 +43,22 @@ def _shape(sql: str) -> str:
     return " ".join(words[:3] if words[0] == "INSERT" else words[:2])
 
 
+def _captured_move(
+    table: Table, users: dict[int, User], seat: int, payload: dict[str, Any]
+) -> CaptureQueriesContext:
+    """Apply ``seat``'s move as its socket would, capturing its SQL; ``table``
+    is refreshed from the database afterwards."""
+    with CaptureQueriesContext(connection) as q:
+        table_move(
+            user=users[seat],
+            table_id=table.pk,
+            move=parse_move(payload),
+            now=unveiled_at(table, seat),
+        )
+    table.refresh_from_db()
+    return q
+
+
 def _moves(table: Table, users: dict[int, User], count: int) -> list[list[str]]:
     """The statements of each of the first ``count`` moves that leave the
     hand being played (savepoints of the test's transaction left out)."""
@@ -51,15 +68,7 @@ def _moves(table: Table, users: dict[int, User], count: int) -> list[list[str]]:
         got = next_move(table, rng)
         if got is None or len(seen) == count:
             break
-        seat, payload = got
-        with CaptureQueriesContext(connection) as q:
-            table_move(
-                user=users[seat],
-                table_id=table.pk,
-                move=parse_move(payload),
-                now=unveiled_at(table, seat),
-            )
-        table.refresh_from_db()
+        q = _captured_move(table, users, *got)
         if table.status != Table.Status.PLAYING:
             break
         seen.append(
