@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from accounts.models import Message, Profile, User
 from accounts.services import name_clash, profile_set_nickname
+from tests.accounts.test_accounts_admin import _user_add_data
 
 pytestmark = pytest.mark.django_db
 
@@ -144,18 +145,7 @@ def test_admin_refuses_such_usernames(client, demo2):
     staff = User.objects.create_superuser("boss", "boss@example.com", PASSWORD)
     client.force_login(staff)
     response = client.post(
-        reverse("admin:accounts_user_add"),
-        {
-            "username": "西窗月",
-            "password1": "pw-new-user-9876",
-            "password2": "pw-new-user-9876",
-            "usable_password": "true",
-            "profile-TOTAL_FORMS": "1",
-            "profile-INITIAL_FORMS": "0",
-            "profile-MIN_NUM_FORMS": "0",
-            "profile-MAX_NUM_FORMS": "1",
-            "profile-0-nickname": "",
-        },
+        reverse("admin:accounts_user_add"), _user_add_data("西窗月", "")
     )
     assert response.status_code == 200
     assert LIKE_NICKNAME % "西窗月" in response.content.decode()
