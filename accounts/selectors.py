@@ -7,6 +7,21 @@ from django.db.models import QuerySet, Sum
 from .models import LedgerEntry, Level, LevelScheme, Message, Profile, User
 
 
+def user_display(user: User) -> str:
+    """The name a signed-in player is shown as in allauth's messages and mails.
+
+    The player's 昵称 (what every table, leaderboard and player page shows),
+    or the username for an account without a profile (a bare superuser).
+    Wired as ``ACCOUNT_USER_DISPLAY``, so "以 … 成功登录" names the player
+    as others see them.
+    """
+    # a missing profile raises RelatedObjectDoesNotExist, an AttributeError
+    profile: Profile | None = getattr(user, "profile", None)
+    if profile is not None and profile.nickname:
+        return profile.nickname
+    return user.get_username()
+
+
 def level_scheme_active() -> LevelScheme | None:
     """Return the active level scheme, or None if the admin switched all off."""
     return LevelScheme.objects.filter(is_active=True).first()

@@ -13,6 +13,8 @@ ACCOUNT_USERNAME_MIN_LENGTH = 3
 # The username is the player's first nickname: Django's username rules plus
 # the nickname rules (no look-alike of another player, accounts.nicknames).
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.USERNAME_VALIDATORS"
+# Messages and mails name the player by 昵称, as the rest of the site does.
+ACCOUNT_USER_DISPLAY = "accounts.selectors.user_display"
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_SESSION_REMEMBER = None
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"

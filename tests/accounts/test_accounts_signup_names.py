@@ -14,6 +14,7 @@ from allauth.account.signals import user_signed_up
 from django.urls import reverse
 
 from accounts.models import Message, Profile, User
+from accounts.selectors import user_display
 from accounts.services import name_clash, profile_set_nickname
 from tests.accounts.test_accounts_admin import _user_add_data
 
@@ -188,3 +189,21 @@ def test_the_welcome_message_tells_of_a_numbered_nickname(demo2):
     user_signed_up.send(sender=User, request=None, user=user)
     body = Message.objects.get(recipient=user).body
     assert "「西窗月」作昵称，所以你的昵称是「西窗月2」" in body
+
+
+def test_the_login_banner_names_the_player_by_nickname(client, demo2):
+    # demo2 logs in with its username; the banner names it as others see it
+    response = client.post(
+        reverse("account_login"), {"login": "demo2", "password": PASSWORD}
+    )
+    assert response.status_code == 302
+    page = client.get(response.url).content.decode()
+    assert "以 西窗月 成功登录" in page
+    assert "以 demo2 成功登录" not in page
+
+
+def test_an_account_without_a_profile_is_shown_by_username(demo2):
+    user = User.objects.create_user("bare", "bare@example.com", PASSWORD)
+    Profile.objects.filter(user=user).delete()
+    assert user_display(User.objects.get(pk=user.pk)) == "bare"
+    assert user_display(demo2) == "西窗月"
