@@ -11,6 +11,7 @@ with replay links, on a desktop and, in English, on a phone.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 
 from .conftest import login
 from .play import play_to_end, settled
+from .server import LiveServer
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +36,20 @@ when = timezone.now() - timedelta(days=1)
 hand(v, r, ended=when, winner=0, fan=16)
 hand(r, v, ended=when, winner=0, fan=8)
 """
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveServer]:
+    """This module's own server and database: the boards' ranks ("third of
+    all time", "first today") count every hand on the site, so the hands
+    other browser modules play on the shared server must not reach them,
+    whatever order the modules run in."""
+    server = LiveServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def _page(browser: Any, viewport: dict[str, int]) -> tuple[Any, Any, list[str]]:
