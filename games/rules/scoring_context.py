@@ -15,7 +15,7 @@ from .decompose import (
     Decomposition,
     Group,
     GroupKind,
-    has_other_regular_wait,
+    has_other_wait_of_complete,
     regular_waits,
     seven_pairs_waits,
 )
@@ -216,9 +216,10 @@ class HandFacts:
             got = self._kinds = tuple(compress(_KIND_RANGE, c))
         return got
 
-    @property
-    def unique_regular_wait(self) -> bool:
-        """True when the standing tiles wait on one tile only (独听).
+    def unique_regular_wait(self, pair: int) -> bool:
+        """True when the standing tiles wait on one tile only (独听), for a
+        hand with a regular split whose pair is tile ``pair`` (any one: the
+        answer is the hand's, kept after the first call).
 
         Waits are every tile completing the standing tiles as a regular hand
         or (with no melds) as seven pairs, a fifth copy allowed (a formal
@@ -226,7 +227,7 @@ class HandFacts:
         """
         if self._unique is None:
             win = self.win
-            unique = not has_other_regular_wait(self.standing, win)
+            unique = not has_other_wait_of_complete(self.standing, win, pair)
             # With more than eight kinds, the standing tiles have more than
             # seven: no seven-pairs wait (one bit count, not a scan).
             if unique and not self.melds and self.mask.bit_count() <= 8:
@@ -337,7 +338,10 @@ class ScoringContext:
             cp -= 1  # the discard completed this pung: it is a 明刻
         self.concealed_pungs = cp + hand.concealed_kongs
         if self.shape is _REGULAR:
-            unique = pos != 0 and hand.unique_regular_wait
+            pair = self.pair
+            unique = (
+                pos != 0 and pair is not None and hand.unique_regular_wait(pair.index)
+            )
         else:
             unique = self._knitted_unique(pos)
             if hand.melds:

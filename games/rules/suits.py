@@ -527,6 +527,32 @@ def has_other_regular_wait(counts: Sequence[int], tile: int) -> bool:
     return bool(_waits(counts, tile))
 
 
+def has_other_wait_of_complete(standing: Sequence[int], win: int, pair: int) -> bool:
+    """:func:`has_other_regular_wait` ``(standing, win)`` when ``standing`` +
+    ``win`` splits into sets and a pair of tile ``pair`` (any such split).
+
+    Only two suits can hold another wait: the winning tile's (its other
+    completing tiles with the pair where it was) and, when the winning tile's
+    suit can hold the pair instead, the pair's suit completed as sets only.
+    The other suits are complete as they stand; so one or two patterns are
+    looked up, not four.
+    """
+    j = _SEG_OF[win]
+    lo = _LO[j]
+    p = tuple(standing[lo : lo + 9]) if j < 3 else tuple(standing[27:34])
+    w = win - lo
+    jp = _SEG_OF[pair]
+    with_pair = jp == j
+    for t, paired in _ADDS[j](p):
+        if paired is with_pair and t != w:
+            return True
+    if with_pair or _fit(j, p) != _FITS_PAIR:
+        return False
+    lo = _LO[jp]
+    q = tuple(standing[lo : lo + 9]) if jp < 3 else tuple(standing[27:34])
+    return any(not paired for _, paired in _ADDS[jp](q))
+
+
 def seven_pairs_waits(counts: Sequence[int]) -> frozenset[int]:
     """The seven-pairs wait of 13 concealed tiles (four of a kind = two pairs)."""
     pairs = 0

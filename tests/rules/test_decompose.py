@@ -10,6 +10,8 @@ from games.rules.decompose import (
     KNITTED_PATTERNS,
     GroupKind,
     decompose,
+    has_other_regular_wait,
+    has_other_wait_of_complete,
     is_regular_complete,
     regular_waits,
     seven_pairs_waits,
@@ -164,3 +166,26 @@ def test_split_table_agrees_with_the_search_on_every_pattern() -> None:
         ((8, 9, 11, 13, 17), (8, 8, 8, 8, 17)),  # 15 tiles: searched
         (),
     )
+
+
+def test_other_wait_of_a_complete_hand_agrees_with_the_general_test() -> None:
+    # has_other_wait_of_complete looks at the winning tile's suit and the
+    # pair's only; on random complete regular hands it answers as the
+    # four-suit has_other_regular_wait does, for every tile taken as the win.
+    from tests.rules.oracle import random_hand
+
+    rng = random.Random(15)
+    both = {True: 0, False: 0}
+    for seed in range(3_000):
+        h = random_hand(rng, seed)
+        conc = list(to_counts([*h.concealed, h.situation.win_tile]))
+        for d in decompose(conc, shapes=frozenset({Shape.REGULAR}))[:1]:
+            assert d.pair is not None
+            for win in {t.index for t in (*h.concealed, h.situation.win_tile)}:
+                standing = list(conc)
+                standing[win] -= 1
+                want = has_other_regular_wait(standing, win)
+                got = has_other_wait_of_complete(standing, win, d.pair.index)
+                assert got == want, (h, win)
+                both[got] += 1
+    assert all(both.values())
