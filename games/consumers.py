@@ -1,9 +1,12 @@
 """The table websocket ``ws/table/<id>/``: one consumer per open browser tab.
 
 Thin: authenticate (session, via AuthMiddlewareStack in asgi.py), parse the
-JSON, call the services, render this seat's frame.  Every consumer renders
-its *own* seat's frame (games.presenters.render.seat_frame) when the table's group
-is told that something changed, so no browser receives another seat's view.
+JSON, call the services, render this seat's frame.  Every consumer sends
+its browser its *own* seat's frame (games.presenters.render.seat_frame) when
+the table's group is told that something changed, so no browser receives
+another seat's view: rendered by itself, or — after the opponent's move — by
+the opponent's consumer in the thread that applied the move and carried in the
+move's group message, addressed to this seat and language (server side only).
 
 Browser → server: ``{"action": kind, "seq": N, ...fields}`` (htmx ws-send);
 ``{"action": "ping", "seq": N}`` every ``MAHJONG_PRESENCE_BEAT`` seconds from
@@ -45,6 +48,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext_lazy
 
 from games.engine.errors import ActionError
+from games.engine.hand import Hand
 from mahjong_site.middleware import chosen_language
 
 from . import presence
@@ -57,7 +61,7 @@ from .services import TableError, seats
 from .services.act import table_move
 from .services.hands import fetch_table
 from .services.moves import Move
-from .services.notify import table_group
+from .services.notify import held_broadcasts, table_group
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +224,9 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
     # until the next render: the group messages of that hand's moves up to
     # it need none.  seq restarts with each hand, so the hand is part of it.
     _acted: tuple[int | None, int] | None = None
+    # (hand id, seq) of the state of the frame last rendered for this socket
+    # (a frame carried in a group message is used only for a later state)
+    _shown: tuple[int | None, int] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -318,7 +325,7 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
                 move = parse_move(payload)
                 table, rendered = await _pooled(self._move_sync)(user, move)
                 if rendered is not None:  # as table_update would: if changed
-                    self._acted = rendered[1]
+                    self._acted = self._shown = rendered[1]
                     await self._deliver(rendered[0], changed_only=True)
         except (ActionError, TableError) as exc:
             with translation.override(self.lang):
@@ -363,7 +370,8 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         move: the frame is sent only if it changed (:meth:`send_frame`), and
         not rendered at all when this seat's own move already rendered that
         state or a later one (:meth:`_move_sync`) and nothing was rendered
-        since.
+        since, nor when the message carries this seat's frame of a later
+        state than the one last rendered here (:meth:`_carried`).
         """
         seq = event.get("seq")
         acted = self._acted
@@ -374,13 +382,40 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
             and event.get("hand") == acted[0]
             and seq <= acted[1]
         ):
-            await self.send_frame(changed_only=bool(event.get("events")))
+            frame = self._carried(event)
+            if frame is None:
+                await self.send_frame(changed_only=bool(event.get("events")))
+            else:
+                self._acted = None
+                self._shown = (event.get("hand"), int(event["seq"]))
+                await self._deliver(frame, changed_only=True)
         reveal = event.get("reveal")
         if reveal and reveal.get("seat") == self.seat:
             delay = max(0.0, float(reveal["at"]) - time.time()) + 0.02
             task = asyncio.ensure_future(self._send_later(delay))
             self._reveals.add(task)
             task.add_done_callback(self._reveals.discard)
+
+    def _carried(self, event: dict[str, Any]) -> Frame | None:
+        """The frame of this seat that a move's group message carries
+        (rendered by the mover's consumer, :meth:`_move_sync`), if it is in
+        this socket's language and of a later state of the hand than the
+        frame last rendered here; else None (render it here: a message
+        overtaken by a later one must not send an older frame)."""
+        carried = event.get("frame")
+        if not isinstance(carried, dict):
+            return None
+        hand, seq, shown = event.get("hand"), event.get("seq"), self._shown
+        if (
+            carried.get("seat") != self.seat
+            or carried.get("lang") != self.lang
+            or not isinstance(seq, int)
+            or shown is None
+            or shown[0] != hand
+            or shown[1] >= seq
+        ):
+            return None
+        return Frame(seq=int(carried["seq"]), parts=carried["parts"])
 
     async def table_kick(self, event: dict[str, Any]) -> None:
         """Group message (moderation): close this socket if it is ``user``'s."""
@@ -424,6 +459,7 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         rendered = await _pooled(self._render_state)()
         self._acted = None
         if rendered is not None:
+            self._shown = rendered[1]
             await self._deliver(rendered[0], changed_only=changed_only)
 
     async def _deliver(self, frame: Frame, *, changed_only: bool) -> None:
@@ -474,12 +510,15 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         for a move that ended the hand: settling wrote rows those objects do
         not hold, so that frame is rendered as :meth:`send_frame` does.  If
         the render fails the move stands and the group message renders as
-        before (None).
+        before (None).  Before that message is sent, the opponent's frame is
+        rendered here too and put in it (:meth:`_carry_opponent_frame`).
 
         Raises:
             ActionError, TableError: the move is refused (table_move).
         """
-        table, hand = table_move(user=user, table_id=self.table_id, move=move)
+        with held_broadcasts() as held:  # sent as the block ends
+            table, hand = table_move(user=user, table_id=self.table_id, move=move)
+            self._carry_opponent_frame(table, hand, held)
         try:
             if hand.ended or self.seat is None:
                 return table, self._render_state()
@@ -491,6 +530,49 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
                 "table %s seat %s: frame after move", self.table_id, self.seat
             )
             return table, None
+
+    def _carry_opponent_frame(
+        self, table: Table, hand: Hand, held: list[dict[str, Any]]
+    ) -> None:
+        """Render the opponent's frame of the state this seat's move left and
+        put it in the move's group message (``held``, not sent yet), so the
+        opponent's consumer sends it without a thread hand-off, a query or a
+        render of its own (:meth:`_carried`).
+
+        Rendered in this socket's language (the opponent's consumer renders
+        its own when its language differs); not for a move that ended the
+        hand (settling wrote rows ``table`` and ``hand`` do not hold) nor
+        for the server's bot, which has no socket.  A failed render is
+        logged and the message goes without it.
+        """
+        if self.seat is None or hand.ended or not table.is_human(1 - self.seat):
+            return
+        message = next(
+            (
+                m
+                for m in held
+                if m.get("type") == "table.update"
+                and m.get("table") == table.pk
+                and m.get("hand") == table.hand_id
+                and m.get("seq") == table.seq
+            ),
+            None,
+        )
+        if message is None:
+            return
+        other = 1 - self.seat
+        try:
+            with translation.override(self.lang):
+                frame = seat_frame(table, other, hand=hand)
+        except Exception:
+            log.exception("table %s seat %s: frame after move", table.pk, other)
+            return
+        message["frame"] = {
+            "seat": other,
+            "lang": self.lang,
+            "seq": frame.seq,
+            "parts": dict(frame.parts),
+        }
 
     def _toast(self, message: Any) -> str:
         """A toast of ``message`` (a lazy translation) in the player's language."""

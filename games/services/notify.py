@@ -8,6 +8,9 @@ one clock (games.services.clock), not messages.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -15,6 +18,11 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 log = logging.getLogger(__name__)
+
+_HELD: ContextVar[list[dict[str, Any]] | None] = ContextVar(
+    "held_broadcasts", default=None
+)
+"""The messages :func:`held_broadcasts` holds in this context, else None."""
 
 
 def table_group(table_id: int) -> str:
@@ -40,7 +48,10 @@ def notify_table(
     server (channel layer); consumers send browsers only rendered frames.
     ``seq``: the table's seq after the move (with ``events``), so a
     consumer that already rendered that state (its own seat's move,
-    games.consumers) need not render it again.
+    games.consumers) need not render it again.  Inside
+    :func:`held_broadcasts` the caller may add ``frame`` to a move's
+    message before it is sent: one seat's frame of that state, which that
+    seat's consumers send instead of rendering it (games.consumers).
     """
     message: dict[str, Any] = {"type": "table.update", "table": table_id}
     if reveal:
@@ -51,16 +62,7 @@ def notify_table(
         if seq is not None:
             message["seq"] = seq
 
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:  # pragma: no cover - channels always configured here
-            return
-        try:
-            async_to_sync(layer.group_send)(table_group(table_id), message)
-        except Exception:  # a broadcast failure must not undo a committed move
-            log.exception("broadcast to table %s failed", table_id)
-
-    transaction.on_commit(send)
+    transaction.on_commit(lambda: _send(message))
 
 
 def notify_kick(table_id: int, *, user_id: int, message: str) -> None:
@@ -70,15 +72,45 @@ def notify_kick(table_id: int, *, user_id: int, message: str) -> None:
     closed; the consumer (``table_kick``) shows ``message`` and closes with
     code 4423.
     """
-    event = {"type": "table.kick", "user": user_id, "message": message}
+    event = {
+        "type": "table.kick",
+        "table": table_id,
+        "user": user_id,
+        "message": message,
+    }
+    transaction.on_commit(lambda: _send(event))
 
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:  # pragma: no cover - channels always configured here
-            return
-        try:
-            async_to_sync(layer.group_send)(table_group(table_id), event)
-        except Exception:
-            log.exception("kick at table %s failed", table_id)
 
-    transaction.on_commit(send)
+@contextmanager
+def held_broadcasts() -> Iterator[list[dict[str, Any]]]:
+    """Hold the messages of the writes committed inside the block, and send
+    them when it ends (also when it raises).
+
+    Yields the list they are held in, so the caller may add to a message
+    before it leaves the process (games.consumers: the opponent's frame of a
+    move, rendered in the thread that applied it).
+    """
+    held: list[dict[str, Any]] = []
+    token = _HELD.set(held)
+    try:
+        yield held
+    finally:
+        _HELD.reset(token)
+        for message in held:
+            _send(message)
+
+
+def _send(message: dict[str, Any]) -> None:
+    """Send ``message`` to its table's group now, or hold it
+    (:func:`held_broadcasts`)."""
+    held = _HELD.get()
+    if held is not None:
+        held.append(message)
+        return
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover - channels always configured here
+        return
+    try:
+        async_to_sync(layer.group_send)(table_group(message["table"]), message)
+    except Exception:  # a broadcast failure must not undo a committed move
+        log.exception("broadcast to table %s failed", message["table"])

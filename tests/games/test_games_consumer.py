@@ -658,3 +658,113 @@ async def test_a_new_hands_moves_are_rendered_after_the_movers_own_render():
         {"type": "table.update", "hand": 7, "seq": 41, "events": move}
     )
     assert rendered == [True]
+
+
+async def test_a_carried_frame_is_sent_only_to_its_seat_language_and_a_later_state():
+    """A move's group message may carry one seat's frame (rendered by the
+    mover's consumer); a socket sends it instead of rendering only when it is
+    its own seat's, in its language, and of a later state of the same hand
+    than the frame it last rendered — a message overtaken by a later one must
+    not send an older frame."""
+    from games.consumers import TableConsumer
+    from games.presenters.render import FRAME_PARTS
+
+    consumer = TableConsumer()
+    consumer.seat, consumer.lang = 1, "en"
+    rendered: list[bool] = []
+    sent: list[str] = []
+
+    async def send_frame(*, changed_only: bool = False) -> None:
+        rendered.append(changed_only)
+
+    async def send(text_data: str) -> None:
+        sent.append(text_data)
+
+    consumer.send_frame = send_frame  # type: ignore[method-assign]
+    consumer.send = send  # type: ignore[method-assign]
+    parts = {name: f'<div id="{name}">41</div>' for name in FRAME_PARTS}
+    frame = {"seat": 1, "lang": "en", "seq": 41, "parts": parts}
+    move = [{"kind": "discard"}]
+    for carried, shown, uses in [
+        (frame, (7, 40), True),
+        ({**frame, "seat": 0}, (7, 40), False),  # the other seat's
+        ({**frame, "lang": None}, (7, 40), False),  # another language
+        (frame, (7, 41), False),  # that state was rendered here already
+        (frame, (7, 42), False),  # a later one was: the message is late
+        (frame, (6, 40), False),  # the last frame was of another hand
+        (frame, None, False),  # nothing rendered here yet
+    ]:
+        consumer._shown, consumer._sent = shown, None
+        rendered.clear()
+        sent.clear()
+        await consumer.table_update(
+            {
+                "type": "table.update",
+                "hand": 7,
+                "seq": 41,
+                "events": move,
+                "frame": carried,
+            }
+        )
+        assert rendered == ([] if uses else [True]), (carried, shown)
+        assert len(sent) == uses
+        if uses:
+            assert sent[0] == "\n".join(parts[name] for name in FRAME_PARTS)
+            assert consumer._shown == (7, 41)
+
+
+async def test_the_opponents_frame_comes_with_the_move_and_assembles(
+    settings, monkeypatch
+):
+    """A move sent over a socket carries the opponent's frame in its group
+    message (rendered in the mover's thread); the opponent's socket sends it
+    without rendering, and both pages still assemble into the whole frame
+    that ``sync`` sends."""
+    import asyncio
+    import random
+    import time
+
+    from games.consumers import TableConsumer
+    from tests.games.driver import next_move, unveiled_at
+    from tests.games.oob import Page
+
+    settings.MAHJONG_PRESENCE_TTL = 600  # no presence expires meanwhile
+    used: list[bool] = []
+    carried = TableConsumer._carried
+
+    def spy(self, event):
+        frame = carried(self, event)
+        used.append(frame is not None)
+        return frame
+
+    monkeypatch.setattr(TableConsumer, "_carried", spy)
+    a, b, table = await _pair()
+    users = {0: a, 1: b} if table.seat0_id == a.pk else {0: b, 1: a}
+    socks, pages = {}, {}
+    for seat in (0, 1):
+        socks[seat] = (await ws(users[seat], table.pk))[0]
+        pages[seat] = Page((await answer(socks[seat]))[-1])
+    rng = random.Random(5)
+    moves = 0
+    for _ in range(20):
+        move = await sync_to_async(next_move)(table, rng)
+        if move is None:
+            break
+        seat, payload = move
+        await asyncio.sleep(max(0.0, unveiled_at(table, seat) - time.time()))
+        await socks[seat].send_to(text_data=json.dumps(payload))
+        for s in (seat, 1 - seat):
+            for msg in await drain(socks[s], 0.3):
+                pages[s].swap(msg)
+        moves += 1
+    assert moves >= 10
+    assert sum(used) >= moves // 2, used
+    for seat in (0, 1):
+        for msg in await drain(socks[seat], 0.3):
+            pages[seat].swap(msg)
+        await socks[seat].send_to(text_data=json.dumps({"action": "sync"}))
+        whole = (await answer(socks[seat]))[-1]
+        assert len(fragments(whole)) == 10
+        assert pages[seat].view() == Page(whole).view()
+    for comm in socks.values():
+        await comm.disconnect()
