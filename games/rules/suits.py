@@ -429,13 +429,18 @@ def _adds(seg: int, pat: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
     n = len(pat)
     c = list(pat)
     out = []
+    fits = _FITS[seg]
+    # _fit inlined (this runs for every new waiting pattern): a pattern
+    # missing from the table fits nowhere when within its bounds.
+    within = sum(pat) < 14 and max(pat) <= 4
     for t in range(n):
         if not (
             c[t] or (seg < 3 and ((t >= 1 and c[t - 1]) or (t + 1 < n and c[t + 1])))
         ):
             continue  # a lone tile fits nowhere
         c[t] += 1
-        f = _fit(seg, tuple(c))
+        key = tuple(c)
+        f = fits.get(key) or (_NO if within and c[t] <= 4 else _fit_of(seg, key))
         c[t] -= 1
         if f != _NO:
             out.append((t, f == _FITS_PAIR))
@@ -537,9 +542,11 @@ def has_other_wait_of_complete(standing: Sequence[int], win: int, pair: int) -> 
     The other suits are complete as they stand; so one or two patterns are
     looked up, not four.
     """
+    if type(standing) is not tuple:
+        standing = tuple(standing)  # slices are the memos' keys
     j = _SEG_OF[win]
     lo = _LO[j]
-    p = tuple(standing[lo : lo + 9]) if j < 3 else tuple(standing[27:34])
+    p = standing[lo : lo + 9] if j < 3 else standing[27:34]
     w = win - lo
     jp = _SEG_OF[pair]
     with_pair = jp == j
@@ -549,7 +556,7 @@ def has_other_wait_of_complete(standing: Sequence[int], win: int, pair: int) -> 
     if with_pair or _fit(j, p) != _FITS_PAIR:
         return False
     lo = _LO[jp]
-    q = tuple(standing[lo : lo + 9]) if jp < 3 else tuple(standing[27:34])
+    q = standing[lo : lo + 9] if jp < 3 else standing[27:34]
     return any(not paired for _, paired in _ADDS[jp](q))
 
 

@@ -189,3 +189,25 @@ def test_other_wait_of_a_complete_hand_agrees_with_the_general_test() -> None:
                 assert got == want, (h, win)
                 both[got] += 1
     assert all(both.values())
+
+
+def test_adds_agree_with_fit_tile_by_tile() -> None:
+    # suits._adds (which reads the fit table inline) lists exactly the tiles
+    # whose addition suits._fit says fits, on random 3k+1 / 3k+2 patterns.
+    from games.rules import suits
+
+    rng = random.Random(16)
+    for _ in range(5_000):
+        seg = rng.randrange(4)
+        n = 7 if seg == 3 else 9
+        pat = [0] * n
+        for _ in range(rng.choice((1, 2, 4, 5, 7, 8, 10, 11, 13, 14))):
+            pat[rng.randrange(n)] += 1
+        want = []
+        for t in range(n):
+            q = list(pat)
+            q[t] += 1
+            f = suits._fit(seg, tuple(q))
+            if f != suits._NO:
+                want.append((t, f == suits._FITS_PAIR))
+        assert suits._adds(seg, tuple(pat)) == tuple(want), (seg, pat)
