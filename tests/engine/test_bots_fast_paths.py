@@ -15,12 +15,15 @@ from games.engine.actions import Action
 from games.engine.bots import evaluate as ev
 from games.engine.bots import make_bot
 from games.engine.bots.observation import Observation, observation_from_hand
+from games.engine.bots.plans import INF, Plan, plan_deficiency, plans_for
 from games.engine.hand import Hand
 from games.engine.selfplay import play_hand
 from games.rules.melds import Meld, MeldKind
 from games.rules.rulesets import NAMES
 from games.rules.rulesets import get as get_ruleset
 from games.rules.tiles import ALL_TILES, NUM_KINDS
+from games.rules.waits import near_kinds
+from games.rules.wild_scoring import split_counts
 
 
 def _random_hand(
@@ -161,3 +164,68 @@ def test_unseen_is_four_less_the_visible(name: str) -> None:
     for i in range(3):
         play_hand(rs, f"unseen-{name}-{i}", check=False, rng=rng, choose=choose)
     assert checked > 30
+
+
+def _improving_by_plan(
+    ctx: ev.Context,
+    plan: Plan,
+    t: list[int],
+    melds: tuple[Meld, ...],
+    wilds: int,
+    d: int,
+    all_kinds: bool,
+) -> list[int]:
+    """The improving kinds one :func:`plan_deficiency` per kind (the
+    reference for the free shape's cached :func:`ev._free_below`)."""
+    kinds = range(NUM_KINDS) if all_kinds else near_kinds(t)
+    out = []
+    for k in kinds:
+        if k == ctx.wild or (ctx.unseen[k] <= 0 and d > 1):
+            continue
+        t[k] += 1
+        if plan_deficiency(plan, t, melds, wilds) < d:
+            out.append(k)
+        t[k] -= 1
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_free_improving_equals_a_deficiency_per_kind(name: str) -> None:
+    rs = get_ruleset(name)
+    kinds = sorted(t.index for t in rs.kinds)
+    rng = random.Random(f"improving {name}")
+    free = plans_for(rs)[0]
+    any_plan = ev.any_shape_plan(rs)
+    asked = 0
+    for i in range(300):
+        wild = rng.choice(kinds) if name == "liangren" and i % 2 else None
+        melds = rng.choice((0, 0, 0, 1, 2))
+        counts, meld_tiles = _random_hand(rng, kinds, melds, wild)
+        k = max(range(NUM_KINDS), key=lambda x: (counts[x], x))
+        counts[k] -= 1  # a 13 - 3m hand
+        seen = tuple(rng.choice(kinds) for _ in range(rng.randrange(30)))
+        obs = Observation(
+            ruleset=rs,
+            seat=0,
+            hand=tuple(counts),
+            melds=meld_tiles,
+            wild=wild,
+            opp_discards=seen,
+        )
+        ctx = ev.make_context(obs, make_bot("hard", rng).style, None)
+        t, wilds = split_counts(counts, wild)
+        for plan, all_kinds in ((free, False), (any_plan, True)):
+            d = plan_deficiency(plan, t, meld_tiles, wilds)
+            if d >= INF:
+                continue
+            want = (
+                []
+                if d <= 0
+                else _improving_by_plan(ctx, plan, t, meld_tiles, wilds, d, all_kinds)
+            )
+            got = ev._improving(
+                ctx, plan, list(t), meld_tiles, wilds, d, all_kinds=all_kinds
+            )
+            assert got == want, (counts, meld_tiles, wild, plan.name, d)
+            asked += bool(want)
+    assert asked > 300

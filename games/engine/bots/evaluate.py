@@ -525,7 +525,8 @@ def _estimate(
             continue  # the exact estimate above covers it
         at_best = not cheap and (levels is None or d <= levels.get(plan.name, INF))
         if ctx.style.ukeire and at_best:
-            if near is None:
+            # the free shape's kinds are worked out inside its cached answer
+            if near is None and not _free_shape(plan):
                 near = near_kinds(t)
             useful = _improving(
                 ctx,
@@ -537,7 +538,7 @@ def _estimate(
                 all_kinds=plan.shapes != _REGULAR_ONLY,
                 near=near,
             )
-            uk = sum(ctx.unseen[k] for k in useful)
+            uk = sum(map(ctx.unseen.__getitem__, useful))
         else:
             uk = int(generic_ukeire(plan, d, ctx))
         v = float(plan.points) + ctx.extra_fan
@@ -604,20 +605,23 @@ def _improving(
     """Kinds whose draw lowers the plan's deficiency (waits when ``d == 1``)."""
     if d <= 0:
         return []
+    allowed = plan.allowed
+    unseen = ctx.unseen
+    wild = ctx.wild
+    if _free_shape(plan):
+        # the free shape: max(deficiency - wilds, 0) < d, one suit at a time;
+        # which kinds lower it does not depend on what is unseen, so the
+        # answer for the hand is kept and filtered here
+        below = _free_below(
+            tuple(t), len(melds), plan.shapes, wild, all_kinds, d + wilds
+        )
+        if d <= 1:
+            return list(below)
+        return [k for k in below if unseen[k] > 0]
     if all_kinds or near is None:
         kinds: Sequence[int] = range(NUM_KINDS) if all_kinds else near_kinds(t)
     else:
         kinds = near
-    allowed = plan.allowed
-    unseen = ctx.unseen
-    wild = ctx.wild
-    if allowed is None and not plan.chows and not plan.pungs_only:
-        # the free shape: max(deficiency - wilds, 0) < d, one suit at a time;
-        # which kinds lower it does not depend on what is unseen, so the
-        # answer for the hand is kept and filtered here
-        static = tuple(kinds) if wild is None else tuple(k for k in kinds if k != wild)
-        below = _kinds_below(tuple(t), len(melds), plan.shapes, static, d + wilds)
-        return [k for k in below if unseen[k] > 0 or d <= 1]
     candidates = [
         k
         for k in kinds
@@ -633,18 +637,30 @@ def _improving(
     return out
 
 
+def _free_shape(plan: Plan) -> bool:
+    """Whether the plan limits neither kinds nor sets (its improving kinds
+    are a deficiency question alone: :func:`_free_below`)."""
+    return plan.allowed is None and not plan.chows and not plan.pungs_only
+
+
 @lru_cache(maxsize=8192)
-def _kinds_below(
+def _free_below(
     t: tuple[int, ...],
     melds: int,
     shapes: frozenset[Shape],
-    kinds: tuple[int, ...],
+    wild: int | None,
+    all_kinds: bool,
     cutoff: int,
 ) -> tuple[int, ...]:
-    """:func:`games.rules.shanten.kinds_below`, kept for the last 8,192
-    hands asked about (a hand left by the same discard recurs from turn to
-    turn: drawing and throwing the same tile, both seats' bots)."""
-    return tuple(kinds_below(t, melds, shapes, kinds, cutoff))
+    """:func:`games.rules.shanten.kinds_below` of the kinds a free-shape
+    plan may draw — every kind with ``all_kinds``, else
+    :func:`~games.rules.waits.near_kinds` of ``t``; never the wild kind —
+    kept for the last 8,192 hands asked about (a hand left by the same
+    discard recurs from turn to turn: drawing and throwing the same tile,
+    both seats' bots).  The key holds what the kinds derive from, not the
+    kinds: a hit then neither lists nor hashes them."""
+    kinds = range(NUM_KINDS) if all_kinds else near_kinds(t)
+    return tuple(kinds_below(t, melds, shapes, [k for k in kinds if k != wild], cutoff))
 
 
 def rank_discards(
@@ -822,7 +838,7 @@ def _discard_deficiencies(
         t, len(melds), plan.shapes, faces, -1, INF if cutoff >= INF else cutoff + wilds
     )
     for k, d in zip(natural, raw, strict=True):
-        out[k] = INF if d >= INF else max(d - wilds, 0)
+        out[k] = INF if d >= INF else d - wilds if d > wilds else 0
     return out
 
 
