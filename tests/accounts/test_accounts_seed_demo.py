@@ -1,4 +1,5 @@
-"""The demo data command: two players and a bot, idempotent, logins printed."""
+"""The demo data command: two players, a moderator and the bots, idempotent,
+logins printed."""
 
 from io import StringIO
 
@@ -16,7 +17,7 @@ def test_seed_demo_is_idempotent_and_its_logins_work(client):
     call_command("seed_demo", stdout=first)
     call_command("seed_demo", stdout=StringIO())
 
-    assert User.objects.count() == 5
+    assert User.objects.count() == 6
     assert Profile.objects.filter(is_bot=True).count() == 3
     bot = User.objects.get(username="bot-normal")
     assert not bot.has_usable_password()
@@ -41,3 +42,28 @@ def test_seed_demo_is_idempotent_and_its_logins_work(client):
     )
     assert response.status_code == 302
     assert client.session["_auth_user_id"] == str(User.objects.get(username="demo2").pk)
+
+
+def test_seed_demo_makes_a_moderator_who_reads_the_reports_in_admin(client):
+    """The fresh tester found no moderator login and made one in a shell."""
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    call_command("seed_demo", stdout=StringIO())  # idempotent
+
+    mod = User.objects.get(username="demo-mod")
+    assert list(mod.groups.values_list("name", flat=True)) == ["moderator"]
+    assert mod.is_staff and not mod.is_superuser
+    assert mod.has_perm("moderation.decide_case")
+    assert not mod.has_perm("accounts.change_profile")  # only the group's rights
+    assert "demo-mod" in out.getvalue() and "mahjong-demo-mod" in out.getvalue()
+
+    response = client.post(
+        reverse("account_login"),
+        {"login": "demo-mod@example.com", "password": "mahjong-demo-mod"},
+    )
+    assert response.status_code == 302
+    cases = client.get(reverse("admin:moderation_case_changelist"))
+    assert cases.status_code == 200
+    reports = client.get(reverse("admin:moderation_report_changelist"))
+    assert reports.status_code == 200
+    assert client.get(reverse("admin:auth_group_changelist")).status_code == 403

@@ -3,7 +3,8 @@
 from typing import Any
 
 from allauth.account.models import EmailAddress
-from django.core.management.base import BaseCommand
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.ledger import POINTS, Movement, ledger_post
@@ -15,6 +16,11 @@ DEMO_PLAYERS = [
     ("demo1", "demo1@example.com", "mahjong-demo-1", "东风客", 1600),
     ("demo2", "demo2@example.com", "mahjong-demo-2", "西窗月", 450),
 ]
+
+# (username, e-mail, password, nickname): staff in the ``moderator`` group
+# (made by moderation's migration 0002), so the reports can be tried in admin
+# without createsuperuser; not a superuser, it has only the group's rights.
+DEMO_MODERATOR = ("demo-mod", "demo-mod@example.com", "mahjong-demo-mod", "巡场员")
 
 # The demo accounts' welcome message.  A message is stored text, read in the
 # language it was written in (a real sign-up's welcome is written in the
@@ -30,7 +36,10 @@ DEMO_BODY = (
 
 
 class Command(BaseCommand):
-    help = "Create two demo players and the bot accounts (idempotent); print logins."
+    help = (
+        "Create two demo players, a demo moderator and the bot accounts"
+        " (idempotent); print logins."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         with transaction.atomic():
@@ -55,6 +64,7 @@ class Command(BaseCommand):
                     )
                 if not Message.objects.filter(recipient=user).exists():
                     inbox_send(recipient=user, subject=DEMO_SUBJECT, body=DEMO_BODY)
+            self._moderator()
             for level in BOT_NICKNAMES:
                 bot_account(level=level)  # the bots play through the server only
 
@@ -63,8 +73,28 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  login {username} or {email}  password {password}  ({nickname})"
             )
+        username, email, password, nickname = DEMO_MODERATOR
+        self.stdout.write(
+            f"  login {username} or {email}  password {password}  ({nickname},"
+            " moderator: /admin/ → 举报与处理)"
+        )
         bots = ", ".join(f"bot-{lv} ({n})" for lv, n in BOT_NICKNAMES.items())
         self.stdout.write(f"  bot accounts: {bots}, no password login")
+
+    def _moderator(self) -> None:
+        group = Group.objects.filter(name="moderator").first()
+        if group is None:
+            raise CommandError("the moderator group is missing: run migrate first")
+        username, email, password, nickname = DEMO_MODERATOR
+        user = self._user(username, email)
+        user.set_password(password)
+        user.is_staff = True
+        user.is_superuser = False
+        user.save()
+        user.groups.add(group)
+        profile = profile_create(user=user)
+        profile.nickname = nickname
+        profile.save(update_fields=["nickname"])
 
     def _user(self, username: str, email: str) -> User:
         user, _created = User.objects.get_or_create(
