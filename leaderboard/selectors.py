@@ -95,6 +95,22 @@ def board_key(
     return key
 
 
+def board_key_from_query(
+    *, board: str | None, period: str | None, ruleset: str | None
+) -> BoardKey:
+    """The board a page's query asks for: each unknown or malformed part falls
+    back to its default (points, all time, all rule sets), as a link from an
+    old page or a hand-edited URL should still show a board, not a 404."""
+    from games.rules.rulesets import NAMES
+
+    default = BoardKey()
+    return BoardKey(
+        board if board in BOARDS else default.board,
+        period if period in PERIODS else default.period,
+        ruleset if ruleset in NAMES else default.ruleset,
+    )
+
+
 _Cond = Q | Expression | None
 """A board's condition: a filter on the row (all time) or on its aggregates
 (periods); None when every active player is on it."""

@@ -1,7 +1,7 @@
 """Leaderboard pages (排行榜): thin, the selectors do the work."""
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -9,22 +9,20 @@ from accounts.selectors import level_scheme_active
 from games.rules.rulesets import NAMES as RULESETS
 
 from .periods import PERIODS
-from .selectors import BOARDS, board_key, board_page
+from .selectors import BOARDS, board_key_from_query, board_page
 
 
 def index(request: HttpRequest) -> HttpResponse:
     """Render one board (``?board=&period=&ruleset=&page=``) and the level table.
 
-    Unknown board, period or rule set: 404 with a clear message.
+    An unknown or malformed board, period, rule set or page falls back to
+    the default one (points, all time, all rule sets, the first page).
     """
-    try:
-        key = board_key(
-            board=request.GET.get("board"),
-            period=request.GET.get("period"),
-            ruleset=request.GET.get("ruleset"),
-        )
-    except ValueError as exc:
-        raise Http404(_("没有这个排行榜。")) from exc
+    key = board_key_from_query(
+        board=request.GET.get("board"),
+        period=request.GET.get("period"),
+        ruleset=request.GET.get("ruleset"),
+    )
     data = board_page(
         key=key,
         page_number=request.GET.get("page"),

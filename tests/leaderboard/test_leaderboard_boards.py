@@ -1,5 +1,6 @@
 """Board pages: hooks, the player's own row, pagination, and a constant query count."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -90,14 +91,43 @@ def test_rows_carry_the_hooks_and_the_signed_in_row_is_marked(client, settings):
     assert 'data-testid="my-row" data-player="p04" data-rank="5"' in page2
 
 
-def test_unknown_board_is_a_404_with_a_message(client):
-    assert client.get(reverse("leaderboard:index") + "?board=nope").status_code == 404
-    assert client.get(reverse("leaderboard:index") + "?period=year").status_code == 404
-    assert (
-        client.get(reverse("leaderboard:index") + "?ruleset=chess").status_code == 404
-    )
+def test_unknown_board_key_parts_are_refused_by_board_key():
     with pytest.raises(ValueError):
         board_key(board="points", period="all", ruleset="chess")
+
+
+def _current(html: str, attr: str) -> str:
+    """The value of the ``data-<attr>`` link marked current on the board page."""
+    match = re.search(rf'data-{attr}="([^"]*)" aria-current="page"', html)
+    assert match is not None
+    return match.group(1)
+
+
+@pytest.mark.parametrize(
+    "query,board,period",
+    [
+        ("?period=bogus&kind=zzz", "points", "all"),  # the fresh tester's URL
+        ("?board=nope", "points", "all"),
+        ("?period=year", "points", "all"),
+        ("?ruleset=chess", "points", "all"),
+        ("?board=maxfan&period=bogus", "maxfan", "all"),  # a good part is kept
+        ("?board=coins&period=week&ruleset=%00x&page=abc", "coins", "week"),
+        ("?page=-3", "points", "all"),
+        ("?page=99999&board=", "points", "all"),
+        ("?board=POINTS&period=All", "points", "all"),
+    ],
+)
+def test_unknown_or_malformed_query_falls_back_to_the_default_board(
+    client, query, board, period
+):
+    _players(3)
+    response = client.get(reverse("leaderboard:index") + query)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert _current(html, "board") == board
+    assert _current(html, "period") == period
+    assert '<option value="" selected>' in html  # all rule sets
+    assert 'data-player="p00"' in html  # the board's rows are shown
 
 
 def test_english_board_page(client):
