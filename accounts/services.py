@@ -4,6 +4,7 @@ Keyword-only, typed; views, admin actions, signals and commands call these.
 Balances change only through :mod:`accounts.ledger`.
 """
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +24,15 @@ BOT_NICKNAMES = {
     "hard": "电脑（困难）",
 }
 """Nicknames (data) of the bot accounts, one per bot level."""
+
+BOT_USERNAME_PREFIX = "bot-"
+"""The bot accounts' usernames are this and the level (:func:`bot_username`)."""
+
+_BOT_LIKE = re.compile(r"bot[-_.+@\s]|(电脑|computer)(\(|$)")
+"""A name reserved for the bots, matched at the start of its skeleton with
+spaces removed (:func:`name_clash`): the username prefix ``bot-`` (or ``bot``
+and another separator) and the display names ``电脑（普通）`` / ``Computer
+(Normal)`` (``games.display.names.bot_name``; NFKC turns （ into ( )."""
 
 
 def profile_create(*, user: User, nickname: str = "") -> Profile:
@@ -91,7 +101,7 @@ def bot_username(*, level: str) -> str:
     """
     if not level:
         raise ValueError("a bot account needs a level")
-    return f"bot-{level}"
+    return f"{BOT_USERNAME_PREFIX}{level}"
 
 
 def bot_account(*, level: str) -> User:
@@ -140,12 +150,14 @@ class NameClash:
     ``nickname``: that player's nickname (public, may be shown);
     ``on_nickname``: the match is on their nickname (else only on their login
     name, which is not shown); ``same``: equal ignoring case (else a
-    look-alike).
+    look-alike); ``bot``: the name is reserved for the bot accounts (no
+    player matched: ``nickname`` is empty).
     """
 
     nickname: str
     on_nickname: bool
     same: bool
+    bot: bool = False
 
 
 def name_clash(*, name: str, exclude_user_id: int | None = None) -> NameClash | None:
@@ -159,12 +171,22 @@ def name_clash(*, name: str, exclude_user_id: int | None = None) -> NameClash | 
     CJK compatibility ideographs — and look-alike letters such as Cyrillic а
     replaced by their ASCII twins, case-folded). Nicknames are matched before
     usernames. Two queries at most.
+
+    A name that starts like a bot's username (``bot-``) or display name
+    (``电脑（…）``, ``Computer (…)``) clashes with the bots (``bot=True``),
+    except for a bot account itself (``exclude_user_id``): the bots' own
+    accounts are made by :func:`bot_account`, and staff may still edit them.
     """
     from .nicknames import nickname_skeleton
 
     name = name.strip()
     if not name:
         return None
+    if _BOT_LIKE.match("".join(nickname_skeleton(name).split())) and not (
+        exclude_user_id is not None
+        and Profile.objects.filter(user_id=exclude_user_id, is_bot=True).exists()
+    ):
+        return NameClash(nickname="", on_nickname=False, same=False, bot=True)
     keys = {name, nickname_skeleton(name)}
     folded = name.casefold()
     others = Profile.objects.all()
@@ -212,8 +234,8 @@ def profile_set_nickname(*, profile: Profile, nickname: str) -> Profile:
     ``nickname`` is normalised (NFKC, ends trimmed) first.  Raise
     ``ValueError`` if it breaks a rule of :mod:`accounts.nicknames` (blank,
     longer than 32 characters, invisible or control characters, ``/ \\ ? #
-    %``), or is or looks like another player's nickname or username
-    (:func:`name_clash`; the database constraint
+    %``), is reserved for the bots, or is or looks like another player's
+    nickname or username (:func:`name_clash`; the database constraint
     ``unique_profile_nickname_ci`` backs the check against races).
     """
     from .nicknames import nickname_normalize, nickname_problem
@@ -223,6 +245,8 @@ def profile_set_nickname(*, profile: Profile, nickname: str) -> Profile:
     if problem is not None:
         raise ValueError(f"nickname refused: {problem.value}")
     clash = name_clash(name=nickname, exclude_user_id=profile.user_id)
+    if clash is not None and clash.bot:
+        raise ValueError("nickname is reserved for the bots")
     if clash is not None and not clash.same:
         raise ValueError("nickname looks like another player's")
     if clash is not None:

@@ -31,6 +31,11 @@ MESSAGES = {
 
 TAKEN = _("这个昵称已被其他玩家使用，请换一个。")
 
+BOT_NAME = _(
+    "以 bot- 开头或像“电脑（困难）”这样的名字留给电脑对手，以免冒充电脑，请换一个。"
+)
+"""A name reserved for the bots (``NameClash.bot``): username or nickname."""
+
 
 def validate_nickname(value: str, *, exclude_user_id: int | None = None) -> None:
     """Raise ``ValidationError`` when ``value`` may not be the nickname of the
@@ -45,6 +50,8 @@ def validate_nickname(value: str, *, exclude_user_id: int | None = None) -> None
     clash = name_clash(name=value, exclude_user_id=exclude_user_id)
     if clash is None:
         return
+    if clash.bot:
+        raise ValidationError(BOT_NAME, code="bot")
     if not clash.on_nickname:
         raise ValidationError(
             _("这个昵称和其他玩家的用户名相同或相像，请换一个。"), code="username"
@@ -71,6 +78,8 @@ def validate_username(value: str, *, exclude_user_id: int | None = None) -> None
     clash = name_clash(name=value, exclude_user_id=exclude_user_id)
     # the impersonation is named first: "西窗⽉" is refused as looking like
     # 西窗月, not only as un-normalised
+    if clash is not None and clash.bot:
+        raise ValidationError(BOT_NAME, code="bot")
     if clash is not None and clash.on_nickname:
         raise ValidationError(
             _(

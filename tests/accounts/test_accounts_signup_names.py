@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from accounts.models import Message, Profile, User
 from accounts.selectors import user_display
-from accounts.services import name_clash, profile_set_nickname
+from accounts.services import bot_account, name_clash, profile_set_nickname
 from tests.accounts.test_accounts_admin import _user_add_data
 
 pytestmark = pytest.mark.django_db
@@ -207,3 +207,83 @@ def test_an_account_without_a_profile_is_shown_by_username(demo2):
     Profile.objects.filter(user=user).delete()
     assert user_display(User.objects.get(pk=user.pk)) == "bare"
     assert user_display(demo2) == "西窗月"
+
+
+BOT_NAME = (
+    "以 bot- 开头或像“电脑（困难）”这样的名字留给电脑对手，以免冒充电脑，请换一个。"
+)
+BOT_LIKE = [
+    "bot-hard2",  # the fresh tester's, next to the bot account bot-hard
+    "bot-easy",
+    "BOT-Normal",
+    "ｂｏｔ－hard",  # full-width
+    "bot_hard",
+    "电脑（困难）2",
+    "电脑(简单)",
+    "电脑 （困难）",
+    "Computer (Hard)",
+    "computer",
+]
+
+
+@pytest.fixture
+def bots() -> None:
+    for level in ("easy", "normal", "hard"):
+        bot_account(level=level)  # the bots' own accounts are still made
+
+
+@pytest.mark.parametrize("username", BOT_LIKE)
+def test_sign_up_refuses_a_name_posing_as_a_bot(client, bots, username):
+    before = User.objects.count()
+    response = _sign_up(client, username)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert BOT_NAME in html
+    assert User.objects.count() == before
+
+
+@pytest.mark.parametrize("username", ["botany", "robot-1", "电脑高手", "computers"])
+def test_names_merely_containing_bot_words_sign_up(client, bots, username):
+    assert _sign_up(client, username).status_code == 302
+    assert User.objects.get(email="new@example.com").profile.nickname == username
+
+
+def test_the_bot_name_refusal_is_translated(client, bots):
+    client.cookies["django_language"] = "en"
+    response = _sign_up(client, "bot-hard2")
+    assert "are kept for the computer opponents" in response.content.decode()
+
+
+def test_the_profile_page_refuses_a_bot_nickname(client, bots):
+    me = User.objects.create_user("me", "me@example.com", PASSWORD)
+    client.force_login(me)
+    for nickname in ("电脑（困难）", "电脑", "bot-hard2", "Computer (Easy)"):
+        response = client.post(reverse("accounts:profile"), {"nickname": nickname})
+        assert response.status_code == 200
+        assert BOT_NAME in response.content.decode()
+        with pytest.raises(ValueError, match="reserved for the bots"):
+            profile_set_nickname(profile=me.profile, nickname=nickname)
+    me.profile.refresh_from_db()
+    assert me.profile.nickname == "me"
+
+
+def test_admin_refuses_bot_names_but_edits_a_bot(client, bots):
+    staff = User.objects.create_superuser("boss", "boss@example.com", PASSWORD)
+    client.force_login(staff)
+    response = client.post(
+        reverse("admin:accounts_user_add"), _user_add_data("bot-hard2", "")
+    )
+    assert response.status_code == 200
+    assert BOT_NAME in response.content.decode()
+    response = client.post(
+        reverse("admin:accounts_user_add"), _user_add_data("newbie", "电脑（普通）")
+    )
+    assert response.status_code == 200
+    assert BOT_NAME in response.content.decode()
+    assert not User.objects.filter(username__in=["bot-hard2", "newbie"]).exists()
+    # a bot's own names are no clash for the bot (staff may edit its account)
+    bot = User.objects.get(username="bot-hard")
+    assert name_clash(name="bot-hard", exclude_user_id=bot.pk) is None
+    assert name_clash(name=bot.profile.nickname, exclude_user_id=bot.pk) is None
+    profile_set_nickname(profile=bot.profile, nickname="电脑（困难）")
+    assert bot.profile.nickname == "电脑（困难）"
