@@ -8,6 +8,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils.translation import gettext_noop
 
+from .formats import thousands
 from .models import Profile, User
 from .services import inbox_send, profile_create
 
@@ -38,7 +39,7 @@ def welcome_new_player(sender: Any, request: Any, user: User, **kwargs: Any) -> 
     (stored in Chinese with its msgids, ``accounts.Message.i18n``); it says
     so when the nickname is not the username."""
     # "10,000" as the home page and the top bar write it, not "10000"
-    coins = f"{settings.MAHJONG_STARTING_COINS:,}"
+    coins = thousands(settings.MAHJONG_STARTING_COINS)
     params = {"name": user.get_username(), "coins": coins}
     parts: list[tuple[str, dict[str, str]]] = [(WELCOME_BODY, params)]
     nickname = Profile.objects.filter(user=user).values_list("nickname", flat=True)

@@ -2,19 +2,10 @@
 
 from django import template
 
+from accounts.formats import thousands
+
 register = template.Library()
-
-
-@register.filter
-def thousands(value: object) -> str:
-    """Format an integer with comma thousands separators (10000 -> "10,000").
-
-    Non-numbers are returned unchanged as text.
-    """
-    try:
-        return f"{int(value):,}"  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        return str(value)
+register.filter("thousands", thousands)
 
 
 @register.filter(name="data_name")

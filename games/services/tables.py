@@ -20,6 +20,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.data_names import data_name
+from accounts.formats import thousands
 from accounts.models import Profile, User
 from accounts.services import bot_account
 from games.engine.bots import LEVELS
@@ -49,8 +50,8 @@ def _check_balance(user: User, room: Room) -> None:
         raise TableError(
             _("%(room)s需要至少 %(need)s 游戏币，你现在有 %(have)s"),
             room=_room_name(room),
-            need=room.min_balance,
-            have=coins,
+            need=thousands(room.min_balance),  # 20,000 as the site writes it
+            have=thousands(coins),
         )
 
 

@@ -163,3 +163,23 @@ def test_continue_after_the_table_closed_goes_to_the_lobby_with_the_reason(
     assert closed["HX-Redirect"] == reverse("games:lobby")
     lobby = client.get(reverse("games:lobby")).content.decode()
     assert "牌桌已解散，请回大厅或分组" in lobby
+
+
+@pytest.mark.django_db
+def test_a_balance_refusal_groups_thousands_as_the_site_does():
+    """The fresh tester read "高级场需要至少 20000 游戏币，你现在有 9320"."""
+    high = Room.objects.get(name="高级场", ruleset="erren")
+    Room.objects.filter(pk=high.pk).update(min_balance=20000)
+    high.refresh_from_db()
+    poor = make_player("poor", coins=9320)
+    exc = _refusal(lambda: table_quick_match(user=poor, room=high))
+    with translation.override("zh-hans"):
+        assert str(exc) == "高级场需要至少 20,000 游戏币，你现在有 9,320"
+    with translation.override("en"):
+        assert str(exc) == "Advanced room needs at least 20,000 coins; you have 9,320"
+    rich = make_player("rich", coins=1234567)
+    Room.objects.filter(pk=high.pk).update(min_balance=2000000)
+    high.refresh_from_db()
+    exc = _refusal(lambda: table_quick_match(user=rich, room=high))
+    with translation.override("zh-hans"):
+        assert str(exc) == "高级场需要至少 2,000,000 游戏币，你现在有 1,234,567"
