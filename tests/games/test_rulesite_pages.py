@@ -82,6 +82,29 @@ def test_comparison_shows_the_three_level_tables_and_the_one_in_use(client):
     assert "雀蛋" in active and "本站使用" in active
 
 
+def test_a_level_tables_source_reads_as_a_citation_in_either_language(client):
+    """Fresh tester: the English /rules/compare/ showed "seed 000 ·
+    二．等级级别称号积分" as if untranslated. It cites the seed document's own
+    Chinese heading, so the heading stays Chinese (marked so) inside an
+    English citation."""
+    zh = client.get(reverse("games:rules_compare")).content.decode()
+    client.cookies["django_language"] = "en"
+    en = client.get(reverse("games:rules_compare")).content.decode()
+
+    def sources(html: str) -> list[str]:
+        found = re.findall(r'data-testid="scheme-source">(.*?)</p>', html)
+        return [re.sub(r"<[^>]+>", "", s) for s in found]
+
+    assert sorted(sources(en)) == [
+        "Source: seed 000, section “二．等级级别称号积分”",
+        "Source: seed 002, section “实力积分等级说明”",
+        "Source: seed 003, section “四、游戏等级”",
+    ]
+    assert '“<span lang="zh-Hans">二．等级级别称号积分</span>”' in en
+    assert "出处：seed 000 中的「" in zh and "二．等级级别称号积分" in zh
+    assert "Source:" not in zh
+
+
 class _Visible(HTMLParser):
     """Visible text and read attributes, skipping scripts, styles and elements
     marked ``lang="zh-Hans"`` (a Chinese name shown on purpose beside the
