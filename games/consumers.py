@@ -323,7 +323,8 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
                 table = await _pooled(request)(user=user, table_id=self.table_id)
             else:
                 move = parse_move(payload)
-                table, rendered = await _pooled(self._move_sync)(user, move)
+                loop = asyncio.get_running_loop()
+                table, rendered = await _pooled(self._move_sync)(user, move, loop)
                 if rendered is not None:  # as table_update would: if changed
                     self._acted = self._shown = rendered[1]
                     await self._deliver(rendered[0], changed_only=True)
@@ -499,7 +500,7 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         return frame, (table.hand_id, table.seq)
 
     def _move_sync(
-        self, user: Any, move: Move
+        self, user: Any, move: Move, loop: asyncio.AbstractEventLoop | None = None
     ) -> tuple[Table, tuple[Frame, tuple[int | None, int]] | None]:
         """Apply this seat's ``move`` (games.services.act.table_move), then
         render this seat's frame of the state it left, in the same worker
@@ -511,12 +512,14 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         not hold, so that frame is rendered as :meth:`send_frame` does.  If
         the render fails the move stands and the group message renders as
         before (None).  Before that message is sent, the opponent's frame is
-        rendered here too and put in it (:meth:`_carry_opponent_frame`).
+        rendered here too and put in it (:meth:`_carry_opponent_frame`);
+        ``loop`` (this consumer's) sends it, so this thread renders the
+        mover's frame meanwhile (games.services.notify.held_broadcasts).
 
         Raises:
             ActionError, TableError: the move is refused (table_move).
         """
-        with held_broadcasts() as held:  # sent as the block ends
+        with held_broadcasts(loop) as held:  # sent as the block ends
             table, hand = table_move(user=user, table_id=self.table_id, move=move)
             self._carry_opponent_frame(table, hand, held)
         try:

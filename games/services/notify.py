@@ -7,6 +7,7 @@ one clock (games.services.clock), not messages.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -82,13 +83,18 @@ def notify_kick(table_id: int, *, user_id: int, message: str) -> None:
 
 
 @contextmanager
-def held_broadcasts() -> Iterator[list[dict[str, Any]]]:
+def held_broadcasts(
+    loop: asyncio.AbstractEventLoop | None = None,
+) -> Iterator[list[dict[str, Any]]]:
     """Hold the messages of the writes committed inside the block, and send
     them when it ends (also when it raises).
 
     Yields the list they are held in, so the caller may add to a message
     before it leaves the process (games.consumers: the opponent's frame of a
-    move, rendered in the thread that applied it).
+    move, rendered in the thread that applied it).  ``loop``: the event
+    loop whose worker thread runs the block (a consumer's); the messages
+    are then sent, in order, by a task of that loop, and the thread goes on
+    without waiting for the channel layer (else it waits for each send).
     """
     held: list[dict[str, Any]] = []
     token = _HELD.set(held)
@@ -96,8 +102,39 @@ def held_broadcasts() -> Iterator[list[dict[str, Any]]]:
         yield held
     finally:
         _HELD.reset(token)
-        for message in held:
-            _send(message)
+        if held and loop is not None:
+            _post(held, loop)
+        else:
+            for message in held:
+                _send(message)
+
+
+_POSTING: set[asyncio.Task[None]] = set()
+"""The tasks of :func:`_post` still sending (the loop keeps only weak ones)."""
+
+
+def _post(messages: list[dict[str, Any]], loop: asyncio.AbstractEventLoop) -> None:
+    """Have ``loop`` send ``messages`` in order; called from another thread."""
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover - channels always configured here
+        return
+
+    async def send_all() -> None:
+        for message in messages:
+            try:
+                await layer.group_send(table_group(message["table"]), message)
+            except Exception:  # a broadcast failure must not undo a committed move
+                log.exception("broadcast to table %s failed", message["table"])
+
+    def start() -> None:
+        task = loop.create_task(send_all())
+        _POSTING.add(task)
+        task.add_done_callback(_POSTING.discard)
+
+    try:
+        loop.call_soon_threadsafe(start)
+    except RuntimeError:  # the loop is closed (the process is stopping)
+        log.exception("broadcast of %d messages failed", len(messages))
 
 
 def _send(message: dict[str, Any]) -> None:

@@ -768,3 +768,30 @@ async def test_the_opponents_frame_comes_with_the_move_and_assembles(
         assert pages[seat].view() == Page(whole).view()
     for comm in socks.values():
         await comm.disconnect()
+
+
+async def test_a_moves_held_messages_are_sent_in_order_by_the_consumers_loop():
+    """The messages a move's worker thread holds
+    (games.services.notify.held_broadcasts) are sent in order by a task of
+    the consumer's event loop; the thread does not wait for the layer."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from games.services.notify import held_broadcasts, notify_table, table_group
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(table_group(990), channel)
+    loop = asyncio.get_running_loop()
+
+    def move() -> list[int | None]:
+        with held_broadcasts(loop) as held:
+            notify_table(990, hand_id=1, events=[{"kind": "discard"}], seq=5)
+            notify_table(990)
+        return [m.get("seq") for m in held]
+
+    assert await sync_to_async(move, thread_sensitive=False)() == [5, None]
+    got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(2)]
+    assert [(m["table"], m.get("seq")) for m in got] == [(990, 5), (990, None)]
+    await layer.group_discard(table_group(990), channel)
