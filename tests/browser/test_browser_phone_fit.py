@@ -236,3 +236,23 @@ def test_who_chose_continue_is_on_screen_on_a_phone(live, browser, voted):
         "对手已选择继续，等你决定。" if voted != "me" else "已选择继续，等待对手…"
     )
     bctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_english_rated_practice_settlement_fits_a_phone(live, browser, width):
+    """The practice note that says the hand counts for the rating, and the
+    rating line under it (stop 26's tester), fit a phone in English."""
+    me = dict(context()["players"]["me"], rating=1612, provisional=True)
+    st = settlement(
+        practice=True,
+        coins={"me": 0, "opponent": 0},
+        rating={"me": {"after": 1612, "change": 112}, "opponent": None},
+    )
+    ctx = context(phase="ended", my_turn=False, settlement=st, players={"me": me})
+    bctx, page = _page(live, browser, (width, 844), ctx, "en")
+    page.wait_for_selector("[data-testid=rating-change]")
+    page.screenshot(path=f"{SHOTS}/practice-settle-{width}.png")
+    note = page.locator("[data-testid=practice-note]").inner_text()
+    assert "counts for your rating" in note
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    bctx.close()

@@ -71,6 +71,15 @@ def test_person_plays_a_whole_hand_against_the_bot(live, browser):
     moves = play_to_end(page, keyboard=True)
     assert moves, "the player never acted"
     result = check_settlement(page)
+    # a practice hand moves no coins but is rated when won (README), and says so
+    note = page.locator("[data-testid=practice-note]").inner_text()
+    rating = page.locator("[data-testid=settlement] [data-testid=rating-change]")
+    if result == "win":
+        assert "计入等级分" in note
+        assert rating.count() == 1
+        assert rating.locator("[data-rating-change]").count() == 1
+    else:
+        assert "计入等级分" not in note and rating.count() == 0
 
     # the replay of that hand: every event, both hands open, the settlement
     # at its last step

@@ -145,6 +145,37 @@ def test_practice_settlement_lists_fans_and_factors_but_no_coins():
     assert panel.find_all(data_testid="delta-me")
 
 
+def test_a_rated_practice_hand_says_it_counts_for_the_rating_and_shows_it():
+    """Fresh tester (stop 26): practice hands against the bot are rated (README),
+    but the settlement said only "不计游戏币和实力积分" and the rating moved
+    1500 → 1833? without a word.  The practice settlement now says the hand
+    counts for the rating and shows it with its change, as a staked hand does."""
+    st = settlement(
+        practice=True,
+        coins={"me": 0, "opponent": 0},
+        rating={"me": {"after": 1612, "change": 112}, "opponent": None},
+    )
+    panel = render(context(phase="ended", settlement=st)).find_all(
+        data_testid="settlement"
+    )[0]
+    note = _text(panel.find_all(data_testid="practice-note")[0])
+    assert note == "人机练习不计游戏币和实力积分，但计入等级分。"
+    rating = panel.find_all(data_testid="rating-change")
+    assert len(rating) == 1
+    assert "等级分 1612" in _text(rating[0])
+    assert rating[0].find_all(data_rating_change="112")
+    assert "(+112)" in _text(rating[0])
+    assert not panel.find_all(data_testid="delta-me")
+    # an unrated practice hand (流局, annulled) keeps the plain note
+    plain = settlement(practice=True, coins={"me": 0, "opponent": 0})
+    panel = render(context(phase="ended", settlement=plain)).find_all(
+        data_testid="settlement"
+    )[0]
+    note = _text(panel.find_all(data_testid="practice-note")[0])
+    assert note == "人机练习不计游戏币和实力积分。"
+    assert not panel.find_all(data_testid="rating-change")
+
+
 def test_continue_and_regroup_explain_themselves():
     panel = render(context(phase="ended", settlement=settlement()))
     for hook, hint in (
