@@ -35,14 +35,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
-def live() -> Iterator[LiveServer]:
+def running_server() -> Iterator[LiveServer]:
+    """A started :class:`LiveServer` on its own database, stopped afterwards
+    (the body of the ``live`` fixtures)."""
     server = LiveServer()
     server.start()
     try:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def live() -> Iterator[LiveServer]:
+    yield from running_server()
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import login
+from .conftest import login, running_server
 from .play import play_to_end, settled
 from .server import LiveServer
 
@@ -44,12 +44,7 @@ def live() -> Iterator[LiveServer]:
     all time", "first today") count every hand on the site, so the hands
     other browser modules play on the shared server must not reach them,
     whatever order the modules run in."""
-    server = LiveServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running_server()
 
 
 def _page(browser: Any, viewport: dict[str, int]) -> tuple[Any, Any, list[str]]:
