@@ -214,7 +214,7 @@ def _gain_of(ruleset: RuleSet) -> tuple[int, int]:
     不求人; games.rules.scoring_features), less those that need no claimed
     meld when one is held.  The others a self-draw changes are the
     discard-only fans it takes away, and a pung completed by the winning
-    tile (concealed only when self-drawn: 双暗刻 … 四暗刻).  The bots'
+    tile (concealed only when self-drawn: :func:`_pung_gain_of`).  The bots'
     situations set no 杠 or last-tile flag."""
     drawn = [
         f for f in ruleset.fans if "self_drawn" in f.needs and f.counts_toward_minimum
@@ -225,24 +225,76 @@ def _gain_of(ruleset: RuleSet) -> tuple[int, int]:
     )
 
 
+def _pung_gain_of(ruleset: RuleSet) -> tuple[int, ...]:
+    """The most fan toward the minimum a self-drawn winning tile adds by
+    completing a concealed pung, indexed by ``room`` (0–4), the most
+    concealed pungs the hand can hold (:func:`_pung_room`).
+
+    The scorer counts a pung completed by a discarded winning tile as
+    melded and by a drawn one as concealed (``ScoringContext.concealed_pungs``),
+    so a split's count rises by one, to some ``n`` <= ``room``.  The count
+    reaches a fan only through the features ``concealed_pungs2`` …
+    ``concealed_pungs4`` (双暗刻, 三暗刻, 四暗刻: the only conditions that
+    read it, each declaring its feature), and at most one of them holds per
+    split: the gain is at most the fans needing ``concealed_pungs<n>``,
+    whatever the count ``n - 1`` had."""
+    by_count = [0] * 5
+    for n in range(2, 5):
+        feature = f"concealed_pungs{n}"
+        by_count[n] = sum(
+            f.points
+            for f in ruleset.fans
+            if feature in f.needs and f.counts_toward_minimum
+        )
+    return tuple(max(by_count[: room + 1]) for room in range(5))
+
+
 @lru_cache(maxsize=16)
-def _registered_gain(name: str) -> tuple[RuleSet, tuple[int, int]]:
-    """:func:`_gain_of` the registered rule set ``name`` (one per rule set)."""
+def _registered_gain(
+    name: str,
+) -> tuple[RuleSet, tuple[int, int], tuple[int, ...]]:
+    """:func:`_gain_of` and :func:`_pung_gain_of` the registered rule set
+    ``name`` (one per rule set)."""
     from ...rules.rulesets import get as get_ruleset
 
     ruleset = get_ruleset(name)
-    return ruleset, _gain_of(ruleset)
+    return ruleset, _gain_of(ruleset), _pung_gain_of(ruleset)
 
 
-def _self_draw_gain(ruleset: RuleSet, melds: Sequence[Meld]) -> int:
+def _gains(ruleset: RuleSet) -> tuple[tuple[int, int], tuple[int, ...]]:
     try:
-        registered, gains = _registered_gain(ruleset.name)
+        registered, gains, pungs = _registered_gain(ruleset.name)
     except KeyError:
-        gains = _gain_of(ruleset)
-    else:
-        if registered is not ruleset:  # a rule set built by hand (tests)
-            gains = _gain_of(ruleset)
-    return gains[1] if any(not m.is_concealed for m in melds) else gains[0]
+        return _gain_of(ruleset), _pung_gain_of(ruleset)
+    if registered is not ruleset:  # a rule set built by hand (tests)
+        return _gain_of(ruleset), _pung_gain_of(ruleset)
+    return gains, pungs
+
+
+def _pung_room(faces: Sequence[int], wilds: int, melds: Sequence[Meld]) -> int:
+    """The most concealed pungs (concealed kongs included) any reading of a
+    complete hand can hold: ``faces``/``wilds`` its 14 - 3m concealed tiles
+    split by :func:`~games.rules.wild_scoring.split_counts`, ``melds`` its
+    declared melds.  At most one per set not claimed, and per pung a kind of
+    its own: those held three times, then as the wilds allow the kinds held
+    twice (one wild each), once (two) and not at all (three)."""
+    claimed = sum(1 for m in melds if not m.is_concealed)
+    kongs = len(melds) - claimed
+    pungs = twos = ones = 0
+    for n in faces:
+        if n >= 3:
+            pungs += 1
+        elif n == 2:
+            twos += 1
+        elif n == 1:
+            ones += 1
+    w = wilds
+    take = min(twos, w)
+    pungs += take
+    w -= take
+    take = min(ones, w // 2)
+    pungs += take + (w - 2 * take) // 3
+    return min(4 - claimed, kongs + pungs)
 
 
 def _self_draw_short(
@@ -254,21 +306,37 @@ def _self_draw_short(
 ) -> bool:
     """Whether winning self-drawn on ``tile`` surely falls below the minimum,
     known without scoring it: the same win on a discard was scored short of
-    the minimum by more than :func:`_self_draw_gain`, and the winning tile
-    can complete no pung (with the wilds, at most one more tile of its face;
-    a wild winning tile may stand for any).  The best reading self-drawn is
-    then at most the best on a discard plus the gain, below the minimum:
-    :data:`NO_WIN` either way."""
+    the minimum by more than a self-draw can add — the self-draw's own fans
+    (:func:`_gain_of`) and, when the winning tile can complete a pung (with
+    the wilds, one more tile of its face makes three), a concealed pung's
+    (:func:`_pung_gain_of`).  A wild winning tile (it may stand for any
+    kind) is always scored.  The best reading self-drawn is then at most
+    the best on a discard plus the gain, below the minimum: :data:`NO_WIN`
+    either way."""
     short = ctx.cache.get((_SHORT, (*key[:4], False, *key[5:])))
     if short is None:
         return False
     ruleset = ctx.obs.ruleset
-    if short[0] + _self_draw_gain(ruleset, melds) >= ruleset.min_fan:
+    drawn, pungs = _gains(ruleset)
+    claimed = any(not m.is_concealed for m in melds)
+    gain = drawn[1] if claimed else drawn[0]
+    if short[0] + gain >= ruleset.min_fan:
         return False
     wild = ctx.wild
     if wild is None:
-        return counts[tile] < 2
-    if tile == wild:
-        return False
-    faces, wilds = split_counts(counts, wild)
-    return faces[wild if tile == _WHITE and wild != _WHITE else tile] + wilds < 2
+        if counts[tile] < 2:
+            return True
+        faces = list(counts)
+        wilds = 0
+        face = tile
+    else:
+        if tile == wild:
+            return False
+        faces, wilds = split_counts(counts, wild)
+        face = wild if tile == _WHITE and wild != _WHITE else tile
+        if faces[face] + wilds < 2:
+            return True
+    # the winning tile may complete a pung: concealed only when self-drawn
+    faces[face] += 1
+    room = _pung_room(faces, wilds, melds)
+    return short[0] + gain + pungs[room] < ruleset.min_fan
