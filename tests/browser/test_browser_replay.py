@@ -377,7 +377,7 @@ def test_phone_controls_are_one_row_and_leave_the_hand_visible(browser, live, ha
     nav = page.locator(".rp-controls").bounding_box()
     assert nav["height"] <= 0.1 * 844, nav
     hand = page.locator('.rp-seat--bottom [data-testid="replay-hand"]').bounding_box()
-    assert hand["y"] + hand["height"] <= nav["y"], (hand, nav)
+    assert not _overlap(hand, nav) and hand["y"] + hand["height"] <= 844, (hand, nav)
     assert not page.is_visible('[data-testid="replay-slider"]')
     # ⋯ opens the slider and the options, by keyboard too
     page.focus('[data-testid="replay-more"]')
@@ -451,31 +451,129 @@ def test_liangren_hands_show_the_wild_marks_at_every_step(
     ctx.close()
 
 
+# Hands whose boards are the tallest a player meets, the same in every run
+# (the fixture's hands are dealt from a random seed, so their boards differ from
+# run to run): stored_hand's bots on a fixed wall.  "tall-mcr-140": the wall
+# runs out with 53 and 54 discards, 3 and 4 melds, 4 flowers each (3 rows of
+# pool per seat at 1280 px, 5 on a phone); "tall-liangren-55": 56 and 53
+# discards.  Found by playing stored_hand's bots on seeds tall-<rules>-0…149.
+TALL = [("mcr", "tall-mcr-140"), ("liangren", "tall-liangren-55")]
+
+TALL_SETUP = """
+import sys
+sys.path.insert(0, "tests/games")
+from driver import stored_hand
+from accounts.models import User
+from games.models import Room
+
+a = User.objects.get(username="replaytall")
+out = {}
+for name, seed in TALL:
+    room, _ = Room.objects.get_or_create(
+        name="replay-tall-" + name,
+        defaults={"stake": 10, "min_balance": 0, "ruleset": name},
+    )
+    out[seed] = stored_hand(a, room, seed=seed, shuffle=2).pk
+print(json.dumps(out))
+""".replace("TALL", repr(TALL))
+
+
+@pytest.fixture(scope="module")
+def tall_hands(live) -> dict[str, int]:
+    live.create_players("replaytall")
+    run = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", "import json\n" + TALL_SETUP],
+        cwd=ROOT,
+        env=dict(live.env, MAHJONG_CLOCK="command"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether boxes a and b share any area (touching edges do not)."""
+    return (
+        a["y"] < b["y"] + b["height"] - 0.5
+        and b["y"] < a["y"] + a["height"] - 0.5
+        and a["x"] < b["x"] + b["width"] - 0.5
+        and b["x"] < a["x"] + a["width"] - 0.5
+    )
+
+
+def _boxes(page: Any) -> tuple[dict[str, float], dict[str, float]]:
+    bar = page.locator(".rp-controls").bounding_box()
+    seat = page.locator(".rp-seat--bottom").bounding_box()
+    return bar, seat
+
+
 @pytest.mark.parametrize(
     "viewport",
-    [{"width": 1280, "height": 800}, {"width": 390, "height": 844}],
-    ids=["desktop", "phone"],
+    [{"width": 1280, "height": 800}, {"width": 390, "height": 844}, DESK, PHONE],
+    ids=["desktop", "phone", "desktop-900", "phone-360"],
 )
 def test_the_sticky_controls_cover_nothing_of_the_bottom_seat(
-    browser, live, hands, viewport
+    browser, live, tall_hands, viewport
 ):
     """Fresh tester: at 1280×800 the controls pinned to the bottom (y 633–800)
-    covered the bottom seat's name plate and its 听/托管 badges (y 572–689)
-    until one scrolled. At load, and scrolled to the end, the whole bottom
-    seat is above the bar."""
+    covered the bottom seat's name plate (y 572–689); CI then found a hand
+    whose board was 53 px taller (seat y 625–742 under the bar at 738).  Stuck
+    to the bottom, the bar covers the bottom seat of every board taller than
+    the screen, so it now comes above the board.  Checked on the tallest
+    boards, both seats at the bottom, from step 30 to the last: at load the
+    bar covers nothing of the board; with the bottom seat scrolled into view
+    (its top, then its end) the bar covers none of it; scrolled to the end of
+    the page, the bar is on screen and still steps."""
     ctx, page, errors = _page(browser, live, viewport)
-    login(page, live, "replayer")
-    for ruleset in ("erren", "mcr"):
-        page.goto(f"{live.url}/hands/{hands[ruleset]}/?step=30")
-        page.wait_for_selector('[data-testid="replay-page"]')
-        for where in ("load", "end"):
-            if where == "end":
-                page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-                page.wait_for_timeout(100)
-            nav = page.locator(".rp-controls").bounding_box()
-            seat = page.locator(".rp-seat--bottom").bounding_box()
-            plate = page.locator(".rp-seat--bottom .mj-plate").bounding_box()
-            assert plate["y"] >= seat["y"], (plate, seat)
-            assert seat["y"] + seat["height"] <= nav["y"], (ruleset, where, seat, nav)
+    login(page, live, "replaytall")
+    height = viewport["height"]
+    for _rules, seed in TALL:
+        url = f"{live.url}/hands/{tall_hands[seed]}/"
+        page.goto(url)
+        last = int(page.text_content('[data-testid="replay-last"]'))
+        for seat in (0, 1):
+            for step in (30, last - 1, last):
+                page.goto(f"{url}?seat={seat}&step={step}")
+                page.wait_for_selector('[data-testid="replay-page"]')
+                where = (seed, seat, step)
+                bar, box = _boxes(page)
+                felt = page.locator(".rp-felt").bounding_box()
+                assert not _overlap(bar, box), (where, "load", bar, box)
+                # nor anything of the board: the bar is above it
+                assert bar["y"] + bar["height"] <= felt["y"], (where, bar, felt)
+                for block in ("start", "end"):
+                    page.locator(".rp-seat--bottom").evaluate(
+                        "(e, b) => e.scrollIntoView({block: b})", block
+                    )
+                    page.wait_for_timeout(50)
+                    bar, box = _boxes(page)
+                    assert not _overlap(bar, box), (where, block, bar, box)
+                    if box["height"] <= height - bar["height"]:
+                        # room for the whole seat under the bar: all of it shows
+                        assert box["y"] >= bar["y"] + bar["height"] - 0.5, (
+                            where,
+                            block,
+                            bar,
+                            box,
+                        )
+                        assert box["y"] + box["height"] <= height + 0.5, (
+                            where,
+                            block,
+                            box,
+                        )
+        # the last step has the most discards: the page's end, the bar still there
+        melds = page.locator(".rp-seat--bottom .mj-meld").count()
+        assert melds >= 1, seed
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.wait_for_timeout(100)
+        bar = page.locator(".rp-controls").bounding_box()
+        back = page.locator(".rp-back").bounding_box()
+        assert bar["y"] >= 0 and bar["y"] + bar["height"] <= height, bar
+        assert not _overlap(bar, back) and back["y"] + back["height"] <= height
+        page.click('[data-testid="replay-prev"]')
+        _wait_step(page, last - 1)
+    page.screenshot(path=f"/tmp/replay_tall_end_{viewport['width']}.png")
     assert errors == []
     ctx.close()
