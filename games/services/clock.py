@@ -36,6 +36,7 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models.expressions import Col
 
 from ..models import Due, Table
+from .rows import prepared_cursor
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,7 @@ def clock_set(
     if kind in _ONE_PER_TABLE:
         # every move plans its timeout here: one plain statement (the ORM's
         # update() cost about 1 ms of CPU per move in bench_action.py)
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             stored = connection.ops.adapt_datetimefield_value(due)
             cursor.execute(_REPLACE, [stored, hand_id, seq, seat, table_id, kind])
             replaced = cursor.rowcount
@@ -176,7 +177,7 @@ def _run_one(now: float, skip: list[int]) -> tuple[bool, bool]:
     """
     adapt = connection.ops.adapt_datetimefield_value
     with transaction.atomic():
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(_claim_sql(len(skip)), [adapt(_dt(now)), *skip])
             found = cursor.fetchone()
             if found is None:
@@ -275,7 +276,7 @@ def next_due() -> float | None:
 
     One plain statement: the loop asks it at every tick, and an idle clock
     should cost nothing else."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"SELECT MIN(at) FROM {connection.ops.quote_name(Due._meta.db_table)}"
         )

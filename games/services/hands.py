@@ -42,7 +42,7 @@ from games.engine.snapshot import (
 )
 
 from ..models import HandEvent, HandRecord, HandSnapshot, Match, Room, Table
-from .rows import row_update
+from .rows import prepared_cursor, row_update
 
 log = logging.getLogger(__name__)
 
@@ -351,7 +351,7 @@ def fetch_table(table_id: int, *, lock: bool = False) -> Table | None:
     ORM's answer, so a Django upgrade that changes either fails there.
     """
     sql, readers = _plan(connection.alias, lock)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [table_id])
         row = cursor.fetchone()
     if row is None:

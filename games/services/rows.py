@@ -11,17 +11,63 @@ applies), so a column added to a model is written without touching this
 module.  No signals are
 sent (no receiver listens to these models).  The read side is
 games.services.hands.fetch_table.
+
+The live table's statements go through :func:`prepared_cursor`: on
+PostgreSQL their parameters are bound by the server and each statement is
+prepared once per connection, instead of being quoted into the SQL text and
+parsed and planned again on every move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import DatabaseError, connection
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model
 
 from ..models import Table
+
+
+@contextmanager
+def prepared_cursor() -> Iterator[CursorWrapper]:
+    """A cursor of the default connection for the live table's hot statements.
+
+    On PostgreSQL (psycopg 3) a cursor that binds its parameters on the
+    server (``psycopg.Cursor``), so a statement run
+    ``OPTIONS["prepare_threshold"]`` times on a connection is prepared
+    there (mahjong_site.settings.base): its parameters are not quoted into
+    the text on every call (a snapshot's JSON is tens of kilobytes) and
+    PostgreSQL neither parses nor plans it again.  A move's five statements
+    cost PostgreSQL about half the CPU this way and the client a little less
+    (issue 15).  Django's cursors bind on the client and never prepare, so
+    any other query is unchanged; only the statements written here, whose
+    parameters all have a column to take their type from, use this one.
+    Elsewhere, and while queries are logged (``DEBUG``, a test's
+    ``CaptureQueriesContext``: Django's log shows a statement with its values
+    only for its own cursor), Django's cursor.
+
+    Wrapped as Django wraps its own (``connection.execute_wrapper`` sees
+    these statements; errors become Django's).  Relies on
+    ``connection.connection`` being the psycopg connection;
+    ``tests/games/test_games_prepared.py`` fails if an upgrade changes that
+    or the statements stop being prepared.
+    """
+    if connection.vendor != "postgresql" or connection.queries_logged:
+        with connection.cursor() as cursor:
+            yield cursor
+        return
+    import psycopg
+
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw = psycopg.Cursor(connection.connection)
+    # the stubs type the argument as Django's wrapper; Django passes the
+    # driver's cursor (BaseDatabaseWrapper._prepare_cursor)
+    with connection.make_cursor(raw) as cursor:  # type: ignore[arg-type]
+        yield cursor
 
 
 def _field(model: type[Model], name: str) -> Field[Any, Any]:
@@ -48,7 +94,7 @@ def row_update(obj: Model, fields: Iterable[str]) -> None:
     sets = ", ".join(f"{qn(f.column)} = %s" for f in cols)  # type: ignore[arg-type]
     sql = f"UPDATE {qn(model._meta.db_table)} SET {sets} WHERE {qn(pk.column)} = %s"
     params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in cols]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [*params, obj.pk])
         if cursor.rowcount != 1:
             raise DatabaseError(f"{model.__name__} {obj.pk}: no row updated")
@@ -79,7 +125,7 @@ def rows_insert(objs: Sequence[Model]) -> None:
         for obj in objs
         for f in cols
     ]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
 
 

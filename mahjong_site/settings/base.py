@@ -107,6 +107,17 @@ DATABASES = {
         conn_health_checks=env.bool("DATABASE_CONN_HEALTH_CHECKS", default=False),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Server-side prepared statements for the live table's hot statements
+    # (games.services.rows.prepared_cursor: the move's lock read and writes,
+    # a frame's read, the clock's): prepared on a connection after this many
+    # runs, which halves PostgreSQL's CPU for them (issue 15).  Every other
+    # query keeps Django's client-side binding and is never prepared.  0
+    # turns preparing off (a pooler in transaction mode that cannot keep
+    # prepared statements, e.g. PgBouncer before 1.21).
+    DATABASES["default"]["OPTIONS"] = {
+        "prepare_threshold": env.int("DATABASE_PREPARE_THRESHOLD", default=5) or None
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One writer at a time, taken at BEGIN: avoids "database is locked" upgrades
     # when the site and a management command write together.
