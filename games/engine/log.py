@@ -20,7 +20,7 @@ from .actions import (
     Action,
 )
 from .errors import IllegalActionError
-from .events import Event, seat_set
+from .events import Event, new_event, seat_set
 from .options import HandRules
 from .settle import Settlement
 from .state import HandState, Phase
@@ -115,15 +115,8 @@ class HandLog(HandRules):
             visible_to = seat_set((0, 1) if public is None else (seat or 0,))
         else:
             visible_to = seat_set(visible_to)  # shared: fewer objects to collect
-        ev = Event(
-            seq=s.seq,
-            kind=kind,
-            seat=seat,
-            payload=payload,
-            public=public,
-            visible_to=visible_to,
-            at=self._now,
-            action=self._action,
+        ev = new_event(
+            s.seq, kind, seat, payload, public, visible_to, self._now, self._action
         )
         self._action = None
         self.events.append(ev)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
@@ -16,7 +17,7 @@ from games.engine.actions import (
     action_from_json,
 )
 from games.engine.errors import InvalidActionError
-from games.engine.events import Event
+from games.engine.events import Event, new_event, seat_set
 from games.engine.hand import Hand
 from games.engine.selfplay import play_hand
 from games.engine.wall import build_wall, commitment
@@ -146,3 +147,20 @@ def test_event_seat_sets_are_shared_and_round_trip():
         assert back == ev and back.visible_to is ev.visible_to
     assert seat_set([1, 0, 1]) is seat_set((0, 1))
     assert seat_set([2]) == frozenset({2})
+
+
+def test_new_event_is_the_same_frozen_event_as_the_constructor() -> None:
+    args = (7, "discard", 1, {"tile": "5m"}, {"tile": "5m"}, seat_set((1,)), 2.5, None)
+    made = new_event(*args)
+    assert type(made) is Event
+    assert made == Event(*args)
+    assert repr(made) == repr(Event(*args))
+    assert made.for_seat(0) == {
+        "seq": 7,
+        "kind": "discard",
+        "seat": 1,
+        "data": {"tile": "5m"},
+        "at": 2.5,
+    }
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.seq = 8  # type: ignore[misc]
