@@ -36,7 +36,7 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models.expressions import Col
 
 from ..models import Due, Table
-from .rows import prepared_cursor
+from .rows import Writes, prepared_cursor
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +69,7 @@ def clock_set(
     hand_id: int | None = None,
     seq: int | None = None,
     seat: int | None = None,
+    writes: Writes | None = None,
 ) -> None:
     """Make ``kind`` due at table ``table_id`` at ``at`` (epoch seconds).
 
@@ -78,21 +79,36 @@ def clock_set(
     sequence number (None: not checked; the service checks what it needs).
     A table keeps one row of each kind, replaced here, except ``seat_away``
     (one per absence, each checks the seat's presence when it runs).
+    ``writes``: queue the replacing UPDATE there (the row is created after
+    the queue ran, if there was none to replace).
     """
     kind = KINDS(kind)
     due = _dt(at)
-    replaced = 0
+
+    def create(replaced: int) -> None:
+        if not replaced:
+            Due.objects.create(
+                table_id=table_id,
+                kind=kind,
+                at=due,
+                hand_id=hand_id,
+                seq=seq,
+                seat=seat,
+            )
+
     if kind in _ONE_PER_TABLE:
         # every move plans its timeout here: one plain statement (the ORM's
         # update() cost about 1 ms of CPU per move in bench_action.py)
-        with prepared_cursor() as cursor:
-            stored = connection.ops.adapt_datetimefield_value(due)
-            cursor.execute(_REPLACE, [stored, hand_id, seq, seat, table_id, kind])
-            replaced = cursor.rowcount
-    if not replaced:
-        Due.objects.create(
-            table_id=table_id, kind=kind, at=due, hand_id=hand_id, seq=seq, seat=seat
-        )
+        stored = connection.ops.adapt_datetimefield_value(due)
+        params = [stored, hand_id, seq, seat, table_id, kind]
+        if writes is not None:
+            writes.add(_REPLACE, params, create)
+        else:
+            with prepared_cursor() as cursor:
+                cursor.execute(_REPLACE, params)
+                create(cursor.rowcount)
+    else:
+        create(0)
     if settings.MAHJONG_CLOCK == "thread":
         transaction.on_commit(lambda: _LOOP.wake(at))
 

@@ -42,7 +42,7 @@ from games.engine.snapshot import (
 )
 
 from ..models import HandEvent, HandRecord, HandSnapshot, Match, Room, Table
-from .rows import prepared_cursor, row_update
+from .rows import Writes, prepared_cursor, row_update
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +203,12 @@ def _rob_base(snap: HandSnapshot | None, hand: Hand) -> dict[str, Any] | None:
 
 
 def store_hand(
-    record: HandRecord, hand: Hand, *, repair: bool = False, new: bool = False
+    record: HandRecord,
+    hand: Hand,
+    *,
+    repair: bool = False,
+    new: bool = False,
+    writes: Writes | None = None,
 ) -> None:
     """Write ``hand``'s snapshot as ``record``'s (insert or replace).
 
@@ -213,6 +218,8 @@ def store_hand(
     unequal to the log): nothing of it is kept.  ``new``: ``record`` was
     created in this transaction, so it has no snapshot yet: the row is
     inserted without looking for one (one statement instead of three).
+    ``writes``: queue the UPDATE of an existing row there (a new row is
+    inserted now, after what was queued).
     """
     data = hand_to_snapshot(hand)
     events = events_to_rows(recent_events(hand))
@@ -223,11 +230,13 @@ def store_hand(
             hand=record, seq=hand.seq, data=data, events=events, rob_base=rob_base
         )
         record.snapshot = snap
+        if writes is not None:
+            writes.flush()
         snap.save(force_insert=new)
     else:
         snap.seq, snap.data, snap.events = hand.seq, data, events
         snap.rob_base = rob_base
-        row_update(snap, ["seq", "data", "events", "rob_base"])
+        row_update(snap, ["seq", "data", "events", "rob_base"], writes=writes)
 
 
 def check_snapshot(record: HandRecord, *, rebuilt: Hand | None = None) -> bool:

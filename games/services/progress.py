@@ -20,7 +20,7 @@ from .auto import automated_seat
 from .clock import clock_set
 from .hands import event_to_row, store_hand
 from .notify import notify_table
-from .rows import rows_insert, table_save_changes
+from .rows import Writes, rows_insert, table_save_changes
 from .veil import update_veil
 
 
@@ -45,16 +45,21 @@ def store_progress(
     """
     from .settlement import hand_settle
 
-    rows_insert([event_to_row(record, e) for e in events])
-    store_hand(record, hand, new=new_hand)
+    # a move's log rows, snapshot, clock rows and table row: one statement
+    # on PostgreSQL (games.services.rows.Writes); settling reads and writes
+    # other rows, after the log and the snapshot
+    writes = Writes()
+    rows_insert([event_to_row(record, e) for e in events], writes=writes)
+    store_hand(record, hand, new=new_hand, writes=writes)
     table.seq = hand.seq
     table.deadline = None
     if hand.ended:
+        writes.flush()
         table.veil = None
         hand_settle(table=table, record=record, hand=hand, now=now)
     else:
         update_veil(table, hand, now)  # whoever discarded (games.services.veil)
-        arm_timer(table=table, record=record, hand=hand, now=now)
+        arm_timer(table=table, record=record, hand=hand, now=now, writes=writes)
         if automated_seat(table=table, hand=hand) is not None:  # paced: go on
             clock_set(
                 table_id=table.pk,
@@ -62,8 +67,11 @@ def store_progress(
                 at=now + settings.MAHJONG_AUTO_PACE,
                 hand_id=record.pk,
                 seq=hand.seq,
+                writes=writes,
             )
-    table_save_changes(table)  # the columns this move (and settling) changed
+    # the columns this move (and settling) changed
+    table_save_changes(table, writes=writes)
+    writes.flush()
     notify_table(
         table.pk,
         reveal=reveal,
@@ -73,8 +81,16 @@ def store_progress(
     )
 
 
-def arm_timer(*, table: Table, record: HandRecord, hand: Hand, now: float) -> None:
-    """Set ``table.deadline`` and the clock's timeout row for this prompt.
+def arm_timer(
+    *,
+    table: Table,
+    record: HandRecord,
+    hand: Hand,
+    now: float,
+    writes: Writes | None = None,
+) -> None:
+    """Set ``table.deadline`` and the clock's timeout row for this prompt
+    (``writes``: queued there, games.services.clock.clock_set).
 
     Only a person's prompt times out; the row (one per table, replaced)
     fires ``MAHJONG_DEADLINE_SLACK`` after the deadline and acts only if the
@@ -91,4 +107,5 @@ def arm_timer(*, table: Table, record: HandRecord, hand: Hand, now: float) -> No
         at=s.deadline + settings.MAHJONG_DEADLINE_SLACK,
         hand_id=record.pk,
         seq=hand.seq,
+        writes=writes,
     )
