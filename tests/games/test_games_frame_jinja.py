@@ -183,3 +183,57 @@ def test_a_provisional_rating_on_the_plate_says_what_the_question_mark_means():
     assert "1174" + mark in zh
     assert 'title="Rating · Provisional: not enough hands yet"' in en
     assert "plate-provisional" not in settled and 'title="等级分"' in settled
+
+
+def test_each_remembered_fragment_lists_every_variable_its_template_reads():
+    """games.presenters.render.PART_INPUTS keys a remembered fragment by the
+    context values it reads: a template that starts reading another variable
+    (or a helper that reads the whole context) must be listed again."""
+    from jinja2 import meta
+
+    from games.presenters.render import PART_INPUTS, part_template
+
+    env = engines["jinja2"].env
+    assert set(PART_INPUTS) == {"roomline", "commitline", "toast", "hand_hint"}
+    for name, inputs in PART_INPUTS.items():
+        source = env.loader.get_source(env, part_template(name))[0]
+        ast = env.parse(source)
+        read = meta.find_undeclared_variables(ast) - set(env.globals)
+        assert read == set(inputs), name
+        assert not list(meta.find_referenced_templates(ast)), name
+        # no global that takes the template's context (fragment, hand_tile)
+        assert not {"fragment", "hand_tile"} & meta.find_undeclared_variables(ast)
+
+
+def test_a_remembered_fragment_is_the_template_s_own_html(mid_hand):
+    """Each fragment of PART_INPUTS, remembered or not, is what its template
+    renders from the same context, per language; inputs that only look the
+    same (``Markup`` and ``str``, ``1`` and ``True``) are told apart."""
+    from markupsafe import Markup
+
+    from games.presenters.render import (
+        PART_INPUTS,
+        clear_part_cache,
+        part_html,
+        part_template,
+    )
+    from mahjong_site.language import pinned_language
+
+    table, _users = mid_hand
+    env = engines["jinja2"].env
+    clear_part_cache()
+    for lang in ("zh-hans", "en", "zh-hans", "en"):
+        with translation.override(lang):
+            ctx = seat_context(table, 0)
+            with pinned_language():
+                for name in PART_INPUTS:
+                    plain = env.get_template(part_template(name)).render(ctx)
+                    assert part_html(env, name, ctx) == plain, (lang, name)
+                    assert part_html(env, name, ctx) == plain, (lang, name)
+    with translation.override("en"), pinned_language():
+        ctx = seat_context(table, 0)
+        shown = part_html(env, "toast", dict(ctx, toast="<b>x</b>"))
+        marked = part_html(env, "toast", dict(ctx, toast=Markup("<b>x</b>")))
+        assert "&lt;b&gt;x" in shown and "<b>x</b>" in marked
+        again = part_html(env, "toast", dict(ctx, toast="<b>x</b>"))
+        assert again == shown
