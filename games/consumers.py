@@ -275,6 +275,7 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
             task.cancel()
         # best effort: if this never runs, the presence entry expires anyway
         if self._presence is not None:
+            await presence.refresh_batch().withdraw(self._presence)
             await _cached(self._presence.close)()
         await _pooled(seats.seat_disconnect)(table_id=self.table_id, seat=self.seat)
 
@@ -345,8 +346,9 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         a disconnect (a dead process, a sleeping device): their grace starts.
 
         Pings closer together than a third of the beat are ignored (no reply).
-        A ping that changes nothing is one cache write and no query, render
-        or group message (games.presence.SocketPresence.beat).
+        A ping that changes nothing is no query, render or group message,
+        and its cache write goes with the process's other pings'
+        (games.presence.RefreshBatch).
         """
         now = time.time()
         if now - self._beat_at < settings.MAHJONG_PRESENCE_BEAT / 3:
@@ -354,7 +356,11 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         self._beat_at = now
         assert self.seat is not None
         assert self._presence is not None
-        back, here = await _cached(self._presence.beat)()
+        write = self._presence.refresh(now=now)
+        if write is not None:  # nothing to look at: written with others
+            presence.refresh_batch().add(self._presence, *write)
+            return
+        back, here = await _cached(self._presence.beat)(now=now)
         if back:  # its entry had expired (a long pause): here again
             await _pooled(seats.seat_connect)(table_id=self.table_id, seat=self.seat)
         if here is None:  # the opponent is present until later: not looked at

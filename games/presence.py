@@ -25,11 +25,15 @@ waiting table's seat 0 or their lobby mark is.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
+import weakref
 from collections.abc import Iterable
+from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import BaseCache, caches
 
@@ -183,12 +187,27 @@ class SocketPresence:
         slots (Redis ``MGET``) and one write.
         """
         now = time.time() if now is None else now
-        key = self._key
-        if key is not None and now < self._expires and now < self._theirs_until:
-            _cache().set(key, [self.socket_id, now + ttl()], ttl() + 1)
-            self._expires = now + ttl()
+        write = self.refresh(now=now)
+        if write is not None:
+            _cache().set(*write, ttl() + 1)
             return False, None
         return self._look(now)
+
+    def refresh(self, *, now: float | None = None) -> tuple[str, list[Any]] | None:
+        """The write of a heartbeat that changes nothing, decided in memory:
+        ``(key, value)``, the slot's new entry for the caller to write
+        (:meth:`beat` at once, the consumer in a :class:`RefreshBatch`), or
+        None when this heartbeat must look (:meth:`beat`)."""
+        now = time.time() if now is None else now
+        key = self._key
+        if key is not None and now < self._expires and now < self._theirs_until:
+            self._expires = now + ttl()
+            return key, [self.socket_id, now + ttl()]
+        return None
+
+    def forget(self) -> None:
+        """A refresh was not written: look at the next heartbeat."""
+        self._expires = 0.0
 
     def close(self) -> None:
         """The socket closed: free its slot (best effort, as :func:`socket_gone`).
@@ -217,6 +236,85 @@ class SocketPresence:
         until = _expiry((held.get(k) for k in theirs), now)
         self._theirs_until = until or 0.0
         return back, until is not None
+
+
+REFRESH_DELAY = 0.5
+"""Seconds a process gathers heartbeat refreshes before writing them in one
+cache call (:class:`RefreshBatch`): far below the TTL, which tolerates two
+lost heartbeats (``MAHJONG_PRESENCE_TTL`` 15 s, a beat every 5 s)."""
+
+
+class RefreshBatch:
+    """The heartbeat refreshes of one process's sockets (one event loop),
+    written together: one ``set_many`` (Redis: one pipelined round trip)
+    every :data:`REFRESH_DELAY` seconds at most, on a worker thread, instead
+    of a thread hand-off and a ``SET`` per ping (issue 15: 400 sockets ping
+    every 5 s, more often than moves are made).
+
+    :meth:`add` is called on the event loop; a failed write is logged and
+    its sockets look at their next heartbeat (:meth:`SocketPresence.forget`).
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.pending: dict[str, tuple[SocketPresence, list[Any]]] = {}
+        self.flushing: asyncio.Task[None] | None = None
+        # the batches being written, with the task writing each
+        self.writing: list[tuple[dict[str, Any], asyncio.Task[Any] | None]] = []
+
+    def add(self, socket: SocketPresence, key: str, value: list[Any]) -> None:
+        """Write ``value`` to ``key`` with the next batch (``socket``'s)."""
+        self.pending[key] = (socket, value)
+        if self.flushing is None:
+            self.flushing = self.loop.create_task(self._flush())
+
+    async def withdraw(self, socket: SocketPresence) -> None:
+        """``socket`` closes: drop its refresh not written yet, and wait for
+        one being written, so that freeing its slot comes after (a refresh
+        written later would keep a closed socket present for a TTL)."""
+        for key in [k for k, (owner, _v) in self.pending.items() if owner is socket]:
+            del self.pending[key]
+        if not self.pending and self.flushing is not None:
+            self.flushing.cancel()  # still waiting: nothing taken yet
+            self.flushing = None
+        for batch, task in list(self.writing):
+            if task is not None and any(o is socket for o, _v in batch.values()):
+                await asyncio.shield(task)
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(REFRESH_DELAY)
+        batch, self.pending, self.flushing = self.pending, {}, None
+        entry = (batch, asyncio.current_task())
+        self.writing.append(entry)
+        try:
+            await sync_to_async(_write_many, thread_sensitive=False)(
+                {key: value for key, (_socket, value) in batch.items()}
+            )
+        except Exception:
+            log.exception("presence: %d heartbeats not written", len(batch))
+            for socket, _value in batch.values():
+                socket.forget()
+        finally:
+            self.writing = [w for w in self.writing if w is not entry]
+
+
+def _write_many(entries: dict[str, list[Any]]) -> None:
+    _cache().set_many(entries, ttl() + 1)
+
+
+# Bound: one batch per event loop, dropped with it.
+_BATCHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RefreshBatch] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def refresh_batch() -> RefreshBatch:
+    """The running event loop's :class:`RefreshBatch` (call on the loop)."""
+    loop = asyncio.get_running_loop()
+    batch = _BATCHES.get(loop)
+    if batch is None:
+        batch = _BATCHES[loop] = RefreshBatch(loop)
+    return batch
 
 
 def socket_gone(*, table_id: int, seat: int, socket_id: str) -> None:

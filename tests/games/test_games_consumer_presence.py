@@ -5,6 +5,7 @@ for the seat), §5.8 (``sync`` not rate-limited), §1/§4 (presence by TTL
 heartbeats; the opponent's drop and return shown at once).
 """
 
+import asyncio
 import json
 import time
 
@@ -202,21 +203,26 @@ async def _ping_costs(monkeypatch, pings):
             return getattr(real, name)
 
     monkeypatch.setattr(presence, "_cache", Counted)
+    # one batch for all the pings (games.presence.RefreshBatch)
+    monkeypatch.setattr(presence, "REFRESH_DELAY", 0.35 * len(pings) + 0.3)
     # the consumers' queries run on the one sync thread (SQLite): capture there
     queries = CaptureQueriesContext(connection)
     await sync_to_async(queries.__enter__)()
     for sock, seq in pings:
         await sock.send_to(text_data=json.dumps({"action": "ping", "seq": seq}))
         assert await sock.receive_nothing(timeout=0.3)
+    assert calls == []  # not written yet
+    await asyncio.sleep(presence.REFRESH_DELAY)
     await sync_to_async(queries.__exit__)(None, None, None)
     captured = await sync_to_async(lambda: list(queries.captured_queries))()
     return captured, calls
 
 
-async def test_a_ping_that_changes_nothing_is_one_cache_write(settings, monkeypatch):
-    """Issue 15: a ping while both seats are present (each socket's, every
-    MAHJONG_PRESENCE_BEAT s) costs one presence-cache write (Redis: one
-    SET): no query, no frame rendered or sent, nothing to the group."""
+async def test_pings_that_change_nothing_are_one_cache_write(settings, monkeypatch):
+    """Issue 15: pings while both seats are present (each socket's, every
+    MAHJONG_PRESENCE_BEAT s) cost no query, no frame rendered or sent,
+    nothing to the group, and the process writes them together (Redis: one
+    pipelined MSET): each socket's slot is live until a TTL after its ping."""
     settings.MAHJONG_PRESENCE_BEAT = 0.3
     a, b, table = await _pair()
     ca, ok, _ = await ws(a, table.pk)
@@ -225,11 +231,23 @@ async def test_a_ping_that_changes_nothing_is_one_cache_write(settings, monkeypa
     # seat 0 opened before seat 1: its first ping looks, and sees seat 1
     await ca.send_to(text_data=json.dumps({"action": "ping", "seq": seqs[0]}))
     assert await ca.receive_nothing(timeout=0.3)
+    before = time.time()
     captured, calls = await _ping_costs(
         monkeypatch, list(zip((ca, cb), seqs, strict=True))
     )
     assert captured == []
-    assert calls == ["set", "set"]
+    assert calls == ["set_many"]
+    for seat in (0, 1):
+        held = [
+            v
+            for v in presence._cache()
+            .get_many(
+                [presence._slot_key(table.pk, seat, i) for i in range(presence.SLOTS)]
+            )
+            .values()
+            if v
+        ]
+        assert len(held) == 1 and held[0][1] >= before + presence.ttl()
     assert await ca.receive_nothing(timeout=0.3)
     assert await cb.receive_nothing(timeout=0.3)
     await ca.disconnect()
@@ -240,9 +258,9 @@ async def test_a_ping_at_a_bot_table_is_one_cache_write_from_the_first(
     settings, monkeypatch
 ):
     """At a bot table the opponent (the server's bot) has no presence and is
-    never away: every ping, the first too, is one cache write (before, each
-    read both seats' slots and the first locked the table to find the bot
-    not away)."""
+    never away: every ping, the first too, is only a cache write (before,
+    each read both seats' slots and the first locked the table to find the
+    bot not away)."""
     from games.services import table_play_bot
     from tests.games.test_games_consumer import _room
 
@@ -254,7 +272,7 @@ async def test_a_ping_at_a_bot_table_is_one_cache_write_from_the_first(
     seq = _seq((await drain(ca, wait=2.0))[-1])
     captured, calls = await _ping_costs(monkeypatch, [(ca, seq), (ca, seq)])
     assert captured == []
-    assert calls == ["set", "set"]
+    assert calls == ["set_many"]
     await ca.disconnect()
 
 

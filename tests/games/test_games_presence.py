@@ -532,3 +532,63 @@ def test_warm_opens_the_cache_and_never_raises(monkeypatch, caplog):
     monkeypatch.setattr(presence, "_cache", lambda: Down())
     presence.warm()
     assert "presence cache unreachable" in caplog.text
+
+
+def test_refreshes_are_written_together_and_a_closed_socket_s_are_dropped(
+    monkeypatch, counted
+):
+    """games.presence.RefreshBatch: the process's heartbeat refreshes go in
+    one set_many after REFRESH_DELAY; a socket that closes meanwhile has its
+    refresh dropped (written after the slot is freed, it would keep the
+    closed socket present for a TTL); a failed write makes its sockets look
+    at their next heartbeat."""
+    import asyncio
+
+    monkeypatch.setattr(presence, "REFRESH_DELAY", 0.05)
+    now = time.time()
+    socks = {
+        n: presence.SocketPresence(table_id=990, seat=s, socket_id=n)
+        for n, s in (("a", 0), ("b", 1), ("c", 1))
+    }
+    for sock in socks.values():
+        sock.open(now=now)
+    for sock in socks.values():  # each has seen the opponent seat present
+        sock.beat(now=now + 1)
+
+    def slot(name: str) -> list | None:
+        s = 0 if name == "a" else 1
+        keys = [presence._slot_key(990, s, i) for i in range(presence.SLOTS)]
+        return next(
+            (v for v in presence._cache().get_many(keys).values() if v[0] == name),
+            None,
+        )
+
+    async def beats() -> None:
+        batch = presence.refresh_batch()
+        for sock in socks.values():
+            batch.add(sock, *sock.refresh(now=now + 5))
+        counted.calls.clear()
+        await batch.withdraw(socks["c"])
+        await asyncio.to_thread(socks["c"].close)
+        assert counted.calls == ["delete"]
+        counted.calls.clear()
+        await asyncio.sleep(0.2)
+        assert counted.calls == ["set_many"]
+
+    asyncio.run(beats())
+    assert slot("a")[1] == slot("b")[1] == now + 5 + presence.ttl()
+    assert slot("c") is None  # freed, and not written again
+
+    def broken(entries):
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(presence, "_write_many", broken)
+
+    async def failed() -> None:
+        batch = presence.refresh_batch()
+        batch.add(socks["a"], *socks["a"].refresh(now=now + 10))
+        await asyncio.sleep(0.2)
+
+    asyncio.run(failed())
+    assert socks["a"].refresh(now=now + 11) is None  # looks: a read and a write
+    assert socks["b"].refresh(now=now + 11) is not None
