@@ -32,7 +32,7 @@ from django.dispatch import receiver
 from django.template.defaultfilters import truncatechars
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language
 from jinja2 import ChainableUndefined, Environment, pass_context
 from markupsafe import Markup
 
@@ -40,7 +40,7 @@ from accounts.data_names import data_name
 from accounts.templatetags.site_format import thousands
 from games.display import names, settlement, tiles, values
 from games.templatetags import rules_site
-from mahjong_site.language import cached_gettext, current_language
+from mahjong_site.language import cached_gettext, cached_ngettext, current_language
 
 
 def url(name: str, *args: Any, **kwargs: Any) -> str:
@@ -186,9 +186,10 @@ def environment(**options: Any) -> Environment:
     if "jinja2.ext.i18n" not in extensions:
         extensions.append("jinja2.ext.i18n")
     env = FrameEnvironment(extensions=extensions, **options)
-    # ngettext (and the i18n extension's set-up) from jinja2.ext; gettext is
-    # its new-style wrapper made again with the result remembered
-    env.install_gettext_callables(cached_gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    # ngettext (and the i18n extension's set-up) from jinja2.ext, over
+    # Django's answers remembered; gettext is its new-style wrapper made
+    # again with the result remembered
+    env.install_gettext_callables(cached_gettext, cached_ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["gettext"] = _newstyle_gettext
     if env.autoescape is True:  # (not a per-template choice)
         env.globals["gettext"] = env.globals["_"] = _escaped_gettext

@@ -73,7 +73,29 @@ def cached_gettext(message: str) -> str:
     return _translated(current_language(), message)
 
 
+# Bound: 4,096 (language, msgids, count) entries; the templates' plural
+# strings count tiles (0 to 18) and a few dozen other small numbers.  Why:
+# every frame says how many tiles each hand holds, and Django's
+# ``ngettext`` costs several µs (asgiref's ``Local``, the plural formula).
+@lru_cache(maxsize=4096)
+def _translated_plural(
+    language: str | None, singular: str, plural: str, number: int
+) -> str:
+    # ``language`` is the key only, as in _translated
+    return translation.ngettext(singular, plural, number)
+
+
+def cached_ngettext(singular: str, plural: str, number: Any) -> str:
+    """Django's ``ngettext``, remembered per (language, msgids, count) for
+    an ``int`` count (any other number is asked of Django each time); the
+    same rules as :func:`cached_gettext`."""
+    if type(number) is not int:
+        return translation.ngettext(singular, plural, number)
+    return _translated_plural(current_language(), singular, plural, number)
+
+
 @receiver(setting_changed)
 def _forget_translations(*, setting: str, **kwargs: Any) -> None:
     if setting in {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"}:
         _translated.cache_clear()
+        _translated_plural.cache_clear()

@@ -81,6 +81,14 @@ def backs(count: Any, css: str = "") -> SafeString:
         n = max(0, min(int(count), 18))
     except (TypeError, ValueError):
         n = 0
+    return _backs_html(n, css, current_language() or "")
+
+
+# Bound: 1,024 (count 0-18, css, language) triples; the table asks for two
+# or three.  Why: the opponent's hand is face down in every frame.
+@lru_cache(maxsize=1024)
+def _backs_html(n: int, css: str, lang: str) -> SafeString:
+    # ``lang`` is the key only: tile() reads the caller's current language
     return format_html_join("", "{}", ((tile(_HIDDEN, css),) for _ in range(n)))
 
 

@@ -156,3 +156,28 @@ def test_asgi_process_freezes_what_it_loaded():
     )
     assert int(out.stdout.strip()) > 10_000
     assert gc.isenabled()
+
+
+def test_cached_ngettext_matches_django_per_language_and_count():
+    msgid = ("对手手牌 %(n)s 张", "对手手牌 %(n)s 张")
+    for lang in ("en", "zh-hans", "en"):
+        with translation.override(lang):
+            for n in (0, 1, 2, 13, True):
+                got = language.cached_ngettext(*msgid, n)
+                assert got == ngettext(*msgid, n)
+    with translation.override("en"):
+        assert language.cached_ngettext(*msgid, 1) != language.cached_ngettext(
+            *msgid, 2
+        )
+
+
+@pytest.mark.parametrize("count", [0, 1, 13, "13", 30, None, "x"])
+def test_remembered_backs_are_the_per_tile_run(count):
+    try:
+        n = max(0, min(int(count), 18))
+    except (TypeError, ValueError):
+        n = 0
+    for lang in ("en", "zh-hans", "en"):
+        with translation.override(lang):
+            for css in ("", "mj-tile--sm"):
+                assert mj_table.backs(count, css) == mj_table.tile("back", css) * n
