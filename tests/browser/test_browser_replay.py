@@ -55,8 +55,14 @@ print(json.dumps(out))
 @pytest.fixture(scope="module")
 def hands(live) -> dict[str, int]:
     live.create_players("replayer", "replayee")
+    return _stored(live, SETUP)
+
+
+def _stored(live: Any, setup: str) -> dict[str, int]:
+    """Run ``setup`` (a script printing a JSON object of hand ids last) in
+    ``manage.py shell`` against the live server's database; its object."""
     run = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", "import json\n" + SETUP],
+        [sys.executable, "manage.py", "shell", "-c", "import json\n" + setup],
         cwd=ROOT,
         env=dict(live.env, MAHJONG_CLOCK="command"),
         capture_output=True,
@@ -481,16 +487,7 @@ print(json.dumps(out))
 @pytest.fixture(scope="module")
 def tall_hands(live) -> dict[str, int]:
     live.create_players("replaytall")
-    run = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", "import json\n" + TALL_SETUP],
-        cwd=ROOT,
-        env=dict(live.env, MAHJONG_CLOCK="command"),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return _stored(live, TALL_SETUP)
 
 
 def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
