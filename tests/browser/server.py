@@ -80,6 +80,37 @@ class LiveServer:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{out.stderr}")
         return out.stdout
 
+    def play_script(self, script: str, *, walls: str) -> str:
+        """Run ``script`` in ``manage.py shell`` on this server's database
+        with the clock left to commands (MAHJONG_CLOCK=command) and the hand
+        seeds and bot generators drawn from a generator seeded by ``walls``
+        (as tests/conftest.py does in-process), so the hands it plays are the
+        same on every run; its standard output.
+
+        Raises:
+            RuntimeError: the script failed (with its standard error).
+        """
+        fixed = (
+            "import random as _random\n"
+            "from types import SimpleNamespace as _NS\n"
+            "from games.services import auto as _auto, deal as _deal\n"
+            f"_rng = _random.Random({walls!r})\n"
+            "_deal.secrets = _auto.secrets = _NS(\n"
+            "    token_hex=lambda n=32: _rng.randbytes(n).hex(),"
+            " randbits=_rng.getrandbits)\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", fixed + script],
+            cwd=ROOT,
+            env=dict(self.env, MAHJONG_CLOCK="command"),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if out.returncode != 0:
+            raise RuntimeError(f"manage.py shell failed:\n{out.stderr}")
+        return out.stdout
+
     def start(self) -> None:
         self.manage("migrate", "--noinput", "-v", "0")
         log = self.log_path.open("wb")

@@ -6,14 +6,11 @@ wrap or scroll inside its own box, never widen the page.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from .conftest import login
-from .server import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -72,15 +69,8 @@ def wide_elements(page: Any) -> list[str]:
 @pytest.fixture(scope="module")
 def finished_hand(live) -> tuple[int, int]:
     live.create_players("narrow", "narrowtop", "narrowmid")
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", SETUP],
-        cwd=ROOT,
-        env=dict(live.env, MAHJONG_CLOCK="command"),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    table_id, hand_id = (int(x) for x in out.stdout.split()[-2:])
+    out = live.play_script(SETUP, walls="narrow")
+    table_id, hand_id = (int(x) for x in out.split()[-2:])
     return table_id, hand_id
 
 

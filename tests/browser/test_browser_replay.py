@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from .conftest import login
-from .server import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -59,18 +56,10 @@ def hands(live) -> dict[str, int]:
 
 
 def _stored(live: Any, setup: str) -> dict[str, int]:
-    """Run ``setup`` (a script printing a JSON object of hand ids last) in
-    ``manage.py shell`` against the live server's database; its object."""
-    run = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", "import json\n" + setup],
-        cwd=ROOT,
-        env=dict(live.env, MAHJONG_CLOCK="command"),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    """Run ``setup`` (a script printing a JSON object of hand ids last) on
+    the live server's database, on the same walls every run; its object."""
+    out = live.play_script("import json\n" + setup, walls="replay")
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def _page(browser: Any, live: Any, viewport: dict[str, int], lang: str = "zh-hans"):
