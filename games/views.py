@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -83,9 +84,13 @@ def _lobby_beat(request: HttpRequest) -> None:
         presence.lobby_beat(user_id=request.user.pk)
 
 
+@never_cache
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Render the lobby (大厅): rooms with stake, minimum, players, rule set."""
+    """Render the lobby (大厅): rooms with stake, minimum, players, rule set.
+
+    Never cached (its banner and queue are live state; Back brings it anew,
+    static/js/fresh-on-back.js)."""
     current = None
     balance = None
     _lobby_beat(request)

@@ -213,6 +213,12 @@
     } else if (key === "End") {
       ev.preventDefault(); stop(); go(last);
     } else if (key === " " || key === "Spacebar") {
+      if (tag === "A" && t.hasAttribute("data-go")) {
+        // the step links (|◀ ‹ › ▶|) act as the buttons they look like
+        ev.preventDefault();
+        t.click();
+        return;
+      }
       if (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") return; // activates it
       ev.preventDefault();
       play();

@@ -154,6 +154,20 @@ def test_step_jump_share_keyboard_and_autoplay(browser, live, hands):
     assert page.get_attribute('[data-testid="replay-play"]', "aria-pressed") == "true"
     page.keyboard.press(" ")
     assert page.get_attribute('[data-testid="replay-play"]', "aria-pressed") == "false"
+    # space on a focused step link acts as the button it looks like (fresh
+    # tester: on › it did nothing), on a real button too; autoplay stays off
+    at = _step(page)
+    page.locator('[data-testid="replay-next"]').focus()
+    page.keyboard.press(" ")
+    _wait_step(page, at + 1)
+    page.locator('[data-testid="replay-first"]').focus()
+    page.keyboard.press(" ")
+    _wait_step(page, 0)
+    page.locator('[data-testid="replay-play"]').focus()
+    page.keyboard.press(" ")
+    assert page.get_attribute('[data-testid="replay-play"]', "aria-pressed") == "true"
+    page.keyboard.press(" ")
+    assert page.get_attribute('[data-testid="replay-play"]', "aria-pressed") == "false"
     # the review of this player's seat, with numbers
     summary = page.locator('[data-testid="review-summary"]')
     assert summary.count() == 1

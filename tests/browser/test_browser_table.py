@@ -291,3 +291,26 @@ def test_friend_table_invite_link_seats_the_friend(live, browser):
     assert errors_h == [] and errors_g == []
     ctx_h.close()
     ctx_g.close()
+
+
+def test_back_from_a_table_shows_the_lobby_as_it_is_now(live, browser):
+    """Fresh tester: Back from a practice table showed the lobby as it was left
+    (from the browser's back/forward cache), without its "回到牌桌" banner, so
+    another room's 人机练习 looked open.  The lobby is never cached and loads
+    anew when Back brings it."""
+    live.create_players("backer")
+    ctx, page, errors = new_page(browser, DESKTOP)
+    login(page, live, "backer")
+    page.goto(f"{live.url}/lobby/")
+    assert page.locator("[data-testid=current-table]").count() == 0
+    page.locator("[data-testid=play-bot]").first.click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    page.wait_for_selector("#mj-conn.is-open")
+    table_url = page.url
+    page.go_back()
+    page.wait_for_url(re.compile(r"/lobby/$"))
+    banner = page.locator("[data-testid=current-table]")
+    banner.wait_for()
+    assert banner.locator(f"a[href='{table_url.removeprefix(live.url)}']").count() == 1
+    assert errors == []
+    ctx.close()
