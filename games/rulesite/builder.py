@@ -32,11 +32,18 @@ MODES = ("hand", "win", "chi", "pung", "kong", "concealed_kong")
 
 class EditError(ValueError):
     """A click that cannot apply (``code``: ``chi_range``, ``bad_click``,
-    ``unreadable``)."""
+    ``unreadable``, ``too_many_copies``).  ``too_many_copies`` names the
+    ``tile`` and the ``count`` of it the click would have made."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, tile: str = "", count: int = 0):
         super().__init__(message)
         self.code = code
+        self.tile = tile
+        self.count = count
+
+
+COPIES = 4
+"""Copies of each tile in the wall (flowers: one each, counted apart)."""
 
 
 def drawn_order(hand: HandText) -> list[Tile]:
@@ -48,19 +55,50 @@ def drawn_order(hand: HandText) -> list[Tile]:
     return sorted(tiles)
 
 
-def full_kinds(text: str) -> list[str]:
-    """The tiles (``"2p"``, …) of which ``text`` already holds all 4 copies,
-    counting melds (a kong is 4) and concealed tiles; flowers never.  The
-    palette greys them out: a fifth click would only give an error.  Empty when
-    ``text`` does not parse (the answer says why)."""
+def tile_counts(text: str) -> dict[str, int]:
+    """Copies of each tile (``{"2p": 2}``) in ``text``, counting melds (a kong
+    is 4) and concealed tiles; flowers never.  Empty when ``text`` does not
+    parse (the answer says why)."""
     try:
         hand = parse_hand(text) if text.strip() else HandText()
     except RulesError:
-        return []
+        return {}
+    counts = _copies(list(hand.melds), list(hand.concealed))
+    return {str(t): n for t, n in sorted(counts.items())}
+
+
+def full_kinds(text: str) -> list[str]:
+    """The tiles (``"2p"``, …) of which ``text`` already holds all 4 copies
+    (see :func:`tile_counts`).  The palette greys them out: a fifth click is
+    refused (``too_many_copies``)."""
+    return sorted(t for t, n in tile_counts(text).items() if n >= COPIES)
+
+
+def _copies(melds: list[Meld], concealed: list[Tile]) -> dict[Tile, int]:
     counts: dict[Tile, int] = {}
-    for tile in [*hand.concealed, *(t for m in hand.melds for t in m.tiles)]:
+    for tile in [*concealed, *(t for m in melds for t in m.tiles)]:
         counts[tile] = counts.get(tile, 0) + 1
-    return sorted(str(t) for t, n in counts.items() if n >= 4)
+    return counts
+
+
+def _check_copies(
+    before: dict[Tile, int], melds: list[Meld], concealed: list[Tile]
+) -> None:
+    """Refuse a click that takes a tile past 4 copies (a hand typed with five
+    already is the answer's error, not the click's: other clicks still apply).
+
+    Raises:
+        EditError: ``too_many_copies`` with the first such tile and its count.
+    """
+    after = _copies(melds, concealed)
+    for tile in sorted(after):
+        if after[tile] > COPIES and after[tile] > before.get(tile, 0):
+            raise EditError(
+                "too_many_copies",
+                f"{after[tile]} copies of {tile}",
+                tile=str(tile),
+                count=after[tile],
+            )
 
 
 def _write(melds: list[Meld], concealed: list[Tile], flowers: list[Tile]) -> str:
@@ -73,7 +111,9 @@ def apply_edit(text: str, *, tap: str = "", mode: str = "hand", op: str = "") ->
 
     Raises:
         EditError: the current text does not parse (``unreadable``), a chi
-            that does not fit (``chi_range``), or a malformed click.
+            that does not fit (``chi_range``), a click that would make a fifth
+            copy of a tile (``too_many_copies``; the wall has 4 of each), or a
+            malformed click.
     """
     try:
         hand = parse_hand(text) if text.strip() else HandText()
@@ -95,6 +135,7 @@ def apply_edit(text: str, *, tap: str = "", mode: str = "hand", op: str = "") ->
         return _write(melds, concealed, flowers)
     if mode not in MODES:
         raise EditError("bad_click", f"unknown mode {mode!r}")
+    before = _copies(melds, concealed)
     if mode == "hand":
         concealed.append(tile)
     elif mode == "win":
@@ -113,6 +154,7 @@ def apply_edit(text: str, *, tap: str = "", mode: str = "hand", op: str = "") ->
         melds.append(Meld(MeldKind.KONG, (tile,) * 4, tile))
     else:
         melds.append(Meld(MeldKind.CONCEALED_KONG, (tile,) * 4, None))
+    _check_copies(before, melds, concealed)
     return _write(melds, concealed, flowers)
 
 

@@ -21,7 +21,7 @@ from games.rules.fans.base import FanLine
 from games.rules.rulesets import RuleSet
 from games.rules.tiles import parse_tiles
 
-from .builder import MODES, drawn_order, full_kinds
+from .builder import MODES, EditError, drawn_order, full_kinds, tile_counts
 from .calculator import Calculation
 from .messages import explain, explain_edit
 from .selectors import MeldView, tile_groups
@@ -146,9 +146,10 @@ def example_notation(rs: RuleSet) -> str:
 
 
 def calculator_context(
-    calc: Calculation, *, mode: str, edit_error: str | None, url: str
+    calc: Calculation, *, mode: str, edit_error: EditError | None, url: str
 ) -> dict[str, Any]:
-    """Template context of ``/calculator/``."""
+    """Template context of ``/calculator/`` (``edit_error``: the click that
+    was refused, the hand being the one before it)."""
     rs = calc.ruleset
     hand = calc.hand
     concealed = [str(t) for t in drawn_order(hand)] if hand else []
@@ -163,6 +164,7 @@ def calculator_context(
         "placeholder": example_notation(rs),
         "palette": tile_groups(rs),
         "full": full_kinds(calc.input.hand),
+        "counts": " ".join(f"{t}:{n}" for t, n in tile_counts(calc.input.hand).items()),
         "modes": list(MODE_LABELS.items()),
         "mode": mode,
         "winds": WIND_LABELS,
@@ -172,7 +174,12 @@ def calculator_context(
         "flowers": [str(t) for t in hand.flowers] if hand else [],
         "error": explain(calc.error) if calc.error else "",
         "error_code": calc.error.code.value if calc.error else "",
-        "edit_error": explain_edit(edit_error) if edit_error else "",
+        "edit_error": (
+            explain_edit(edit_error.code, tile=edit_error.tile, count=edit_error.count)
+            if edit_error
+            else ""
+        ),
+        "edit_error_code": edit_error.code if edit_error else "",
         "fans": calc.outcome.result.fans if calc.outcome else (),
         "not_counted": _not_counted(calc),
         "groups": _groups(calc.outcome.result.decomposition) if calc.outcome else [],

@@ -189,8 +189,14 @@ def _engine_reason(detail: str) -> str:
     return ""
 
 
-def explain_edit(code: str) -> str:
-    """Why a click did not change the hand."""
+def explain_edit(code: str, *, tile: str = "", count: int = 0) -> str:
+    """Why a click did not change the hand (``tile`` and ``count``: the
+    ``too_many_copies`` click's tile and the copies it would have made)."""
+    if code == "too_many_copies":
+        return _("这样会有 %(n)s 张%(tile)s：每种牌只有 4 张。手牌没有改变。") % {
+            "n": count,
+            "tile": tile_name(tile),
+        }
     if code == "chi_range":
         return _("吃要从这张牌往上连三张：这张牌不能作吃的第一张。")
     if code == "unreadable":

@@ -64,7 +64,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
             )
             inp = CalcInput.from_query({**inp.to_query(), "hand": hand})
         except EditError as exc:
-            edit_error = exc.code
+            edit_error = exc  # the hand stays as it was
     calc = calculate(inp)
     url = reverse("games:calculator") + "?" + urlencode(calc.input.to_query())
     context = calculator_context(

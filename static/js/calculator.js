@@ -56,18 +56,46 @@
     else window.htmx.trigger(form, "submit");
   });
 
-  // the palette greys out the tiles of which the hand holds all 4 copies
-  // (#calc-out's data-full, sent with every answer); a click on one goes nowhere
+  // the palette greys out the tiles a click would take past 4 copies in the
+  // chosen mode (碰 adds 3, 杠 4, 吃 one of each of three): #calc-out's
+  // data-counts, sent with every answer, holds the copies in the hand; the
+  // server refuses such a click anyway (builder.apply_edit), this only spares
+  // the round trip.  A click on a greyed tile goes nowhere.
+  var ADDS = { pung: 3, kong: 4, concealed_kong: 4 };
+
+  function added(mode, tile) {
+    var suit = tile.charAt(1), rank = parseInt(tile.charAt(0), 10);
+    if (suit === "f") return [];
+    if (mode === "chi") {
+      if (suit === "z" || rank > 7) return [];
+      return [[tile, 1], [(rank + 1) + suit, 1], [(rank + 2) + suit, 1]];
+    }
+    return [[tile, ADDS[mode] || 1]];
+  }
+
   function markFull() {
     var out = document.getElementById("calc-out");
     if (!out) return;
-    var full = (out.getAttribute("data-full") || "").split(" ");
+    var counts = {};
+    (out.getAttribute("data-counts") || "").split(" ").forEach(function (pair) {
+      var kv = pair.split(":");
+      if (kv.length === 2) counts[kv[0]] = parseInt(kv[1], 10);
+    });
+    var checked = document.querySelector('#calc-form input[name="mode"]:checked');
+    var mode = checked ? checked.value : "hand";
     var tiles = document.querySelectorAll(".palette-tile[data-tile]");
     for (var i = 0; i < tiles.length; i++) {
-      if (full.indexOf(tiles[i].getAttribute("data-tile")) >= 0) tiles[i].setAttribute("aria-disabled", "true");
+      var over = added(mode, tiles[i].getAttribute("data-tile")).some(function (a) {
+        return (counts[a[0]] || 0) + a[1] > 4;
+      });
+      if (over) tiles[i].setAttribute("aria-disabled", "true");
       else tiles[i].removeAttribute("aria-disabled");
     }
   }
+  document.addEventListener("change", function (e) {
+    if (e.target && e.target.name === "mode") markFull();
+  });
+  document.addEventListener("DOMContentLoaded", markFull);
   document.addEventListener("htmx:afterSwap", function (e) {
     if (e.target && (e.target.id === "calc-out" || e.target.id === "calc")) markFull();
   });

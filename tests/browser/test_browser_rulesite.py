@@ -6,6 +6,7 @@ set's rules page and check every fan row has an example; desktop and a
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -423,5 +424,86 @@ def test_a_tile_with_all_four_copies_in_the_hand_cannot_be_clicked(live, browser
     two.click()
     page.wait_for_function(
         "document.querySelector('[data-testid=calc-notation]').value == '112222p'"
+    )
+    page.close()
+
+
+def test_a_meld_click_that_would_make_a_fifth_copy_is_greyed_out(live, browser):
+    """Polish (item 1): with 22p in the hand, 碰 on 2p made [222p]22p, five
+    2p, and an error in place of the answer.  In 碰 mode 2p is greyed out (2 +
+    3 > 4) and a click adds nothing; in 手牌 mode it is back; 杠 greys a tile
+    held once; 吃 from 1p greys when the hand has four 2p."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{live.url}/calculator/?ruleset=mcr&hand=22p5m2222s")
+    palette = page.locator('[data-testid="calc-palette"]')
+    notation = page.locator('[data-testid="calc-notation"]')
+
+    def greyed(tile: str) -> bool:
+        tile_button = palette.locator(f'[data-tile="{tile}"]')
+        return tile_button.get_attribute("aria-disabled") == "true"
+
+    assert not greyed("2p") and greyed("2s")
+    page.locator('label.seg-item:has(input[value="pung"])').click()
+    assert greyed("2p") and not greyed("3p") and greyed("2s")
+    palette.locator('[data-tile="2p"]').click(force=True)
+    page.wait_for_timeout(600)  # an answer would land here
+    assert notation.input_value() == "22p5m2222s"
+    page.locator('label.seg-item:has(input[value="kong"])').click()
+    assert greyed("5m") and greyed("2p") and not greyed("6m")
+    page.locator('label.seg-item:has(input[value="chi"])').click()
+    assert greyed("1s") and greyed("2s") and not greyed("3s") and not greyed("1p")
+    page.locator('label.seg-item:has(input[value="hand"])').click()
+    assert not greyed("2p") and greyed("2s")
+    page.locator('label.seg-item:has(input[value="pung"])').click()
+    palette.locator('[data-tile="3p"]').click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=calc-notation]').value"
+        " == '[333p]5m22p2222s' && !document.querySelector('.htmx-request')"
+    )
+    assert greyed("3p")  # 3 held, 3 more would make 6
+    page.close()
+
+
+MELD_BOXES = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const built = box(document.querySelector('.built'));
+  const melds = [...document.querySelectorAll('.built > *')].map(box);
+  const out = [];
+  for (const meld of document.querySelectorAll('.built-meld')) {
+    const m = box(meld), x = box(meld.querySelector('.built-del'));
+    if (x.left < m.left || x.right > m.right || x.top < m.top || x.bottom > m.bottom)
+      out.push(['x outside its group', meld.dataset.meld, x.left, x.right]);
+  }
+  melds.forEach((a, i) => {
+    if (a.left < built.left - 0.5 || a.right > built.right + 0.5)
+      out.push(['group outside the row', i, a.left, a.right, built.left, built.right]);
+    melds.slice(i + 1).forEach((b, j) => {
+      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+        out.push(['groups overlap', i, i + 1 + j]);
+    });
+  });
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 390, "height": 844}, {"width": 1280, "height": 800}],
+    ids=["phone-390", "desktop-1280"],
+)
+def test_built_pungs_and_kongs_stay_inside_their_row(live, browser, viewport):
+    """Polish (item 1): each group's × stuck out of it (6 px right and up),
+    over the next group and the row above.  Every × lies inside its group,
+    no two groups overlap and none leaves the row, with four kongs (one
+    claimed tile sideways) and the pair."""
+    page = browser.new_page(viewport=viewport)
+    hand = "[1'111m][2222p]*[333'3s][5555z]9m9m"
+    page.goto(f"{live.url}/calculator/?ruleset=mcr&hand={quote(hand)}")
+    assert page.locator(".built-meld").count() == 4
+    assert _total(page) != ""
+    assert page.evaluate(MELD_BOXES) == []
+    assert _wide(page) <= viewport["width"]
+    page.locator(".calc-hand").screenshot(
+        path=f"/tmp/rulesite_built_{viewport['width']}.png"
     )
     page.close()

@@ -316,3 +316,61 @@ def test_enter_in_the_notation_submits_without_adding_a_tile(client):
     first_submit = next(b for b in buttons if 'type="button"' not in b)
     assert 'data-testid="calc-default-submit"' in first_submit
     assert "name=" not in first_submit
+
+
+@pytest.mark.parametrize(
+    ("text", "tap", "mode", "tile", "count"),
+    [
+        ("22p", "2p", "pung", "2p", 5),  # 2 + a pung of 3
+        ("5m", "5m", "kong", "5m", 5),
+        ("55m", "5m", "concealed_kong", "5m", 6),
+        ("2222p", "1p", "chi", "2p", 5),  # the chow 123p takes a 2p
+        ("2222p", "2p", "hand", "2p", 5),
+        ("1111m2345678m99p9p", "1m", "win", "1m", 5),  # replaces the 9p
+    ],
+)
+def test_a_click_that_would_make_a_fifth_copy_is_refused(text, tap, mode, tile, count):
+    """Polish (item 1): in 碰 mode a click on 2p with 22p in the hand gave
+    [222p]22p, five 2p, and only then the error; the palette greys a tile out
+    only at 4 copies.  The click is refused and names the tile and the count it
+    would have made; the hand is not touched."""
+    with pytest.raises(EditError) as caught:
+        apply_edit(text, tap=tap, mode=mode)
+    assert caught.value.code == "too_many_copies"
+    assert (caught.value.tile, caught.value.count) == (tile, count)
+
+
+def test_clicks_up_to_the_fourth_copy_still_apply():
+    assert apply_edit("2p", tap="2p", mode="pung") == "[222p]2p"
+    assert apply_edit("", tap="2p", mode="kong") == "[2222p]"
+    assert apply_edit("222p", tap="1p", mode="chi") == "[123p]222p"
+    # win mode replacing the winning tile by a copy of itself: still 4
+    assert apply_edit("11112345678m99p1m", tap="1m", mode="win") == (
+        "11112345678m99p1m"
+    )
+    # a hand typed with five 1m already: a click on another tile still applies
+    assert apply_edit("11111m", tap="2m") == "111112m"
+
+
+@pytest.mark.django_db
+def test_a_refused_fifth_copy_keeps_the_hand_and_says_why(client):
+    url = reverse("games:calculator")
+    params = {"ruleset": "mcr", "hand": "22p5m", "tap": "2p", "mode": "pung"}
+    with translation.override("zh-hans"):
+        response = client.get(url, params, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'value="22p5m"' in html  # the notation field: unchanged
+    assert "hand=22p5m" in response["HX-Push-Url"]
+    edit = html.split('data-testid="calc-edit-error"', 1)[1].split("</p>", 1)[0]
+    assert 'data-code="too_many_copies"' in edit
+    assert "会有 5 张二筒" in edit and "每种牌只有 4 张" in edit
+    # without htmx: no redirect, the same page with the message
+    response = client.get(url, params)
+    assert response.status_code == 200
+    assert 'data-code="too_many_copies"' in response.content.decode()
+    client.cookies["django_language"] = "en"
+    with translation.override("en"):
+        html = client.get(url, params, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    edit = html.split('data-testid="calc-edit-error"', 1)[1].split("</p>", 1)[0]
+    assert "5 copies of 2 Dots" in edit and "only 4" in edit
