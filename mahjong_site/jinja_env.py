@@ -193,11 +193,12 @@ def environment(**options: Any) -> Environment:
     env.globals["gettext"] = _newstyle_gettext
     if env.autoescape is True:  # (not a per-template choice)
         env.globals["gettext"] = env.globals["_"] = _escaped_gettext
-    from games.presenters.render import FRAME_PARTS, fragment
+    from games.presenters.render import FRAME_PARTS, fixed_part, fragment
 
     env.globals.update(
         frame_parts=FRAME_PARTS,
         fragment=fragment,
+        fixed_part=fixed_part,
         url=url,
         static=static,
         get_language=get_language,

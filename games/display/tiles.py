@@ -179,23 +179,17 @@ def hand_tile(context: Any, code: Any, drawn: bool = False) -> SafeString:
     mark = tile_mark(code, indicators.get("wild"), indicators.get("bonus_tile"))
     if actions.get("discard") and code in (actions.get("discard_tiles") or ()):
         waits = get_item(actions.get("discard_waits"), code)
-        img, esc, drawn_cls, drawn_attr, drawn_note = _hand_tile_parts(
-            code, bool(drawn), lang
-        )
-        mark_cls, mark_attr, mark_note = _mark_parts(mark, indicators.get("wild"))
-        ting_cls = " is-ting" if waits else ""
-        ting_note = f" ({cached_gettext('打出后听牌')})" if waits else ""
         seq = conditional_escape(context.get("seq", ""))
-        label = cached_gettext("打出%(t)s") % {"t": conditional_escape(tile_name(code))}
-        return SafeString(
-            f'<form class="mj-hand-form" ws-send hx-vals=\'{{"action": "discard", '
-            f'"seq": {seq}, "tile": "{esc}"}}\'><button type="submit" '
-            f'class="mj-htile{drawn_cls}{ting_cls}{mark_cls}" data-tile="{esc}"'
-            f"{drawn_attr}{mark_attr} "
-            f'data-waits="{conditional_escape(waits_attr(waits))}" tabindex="-1" '
-            f'aria-label="{label}{mark_note}{drawn_note}{ting_note}">{img}'
-            "</button></form>\n"
+        head, tail = _discard_tile(
+            code,
+            bool(drawn),
+            mark,
+            indicators.get("wild"),
+            lang,
+            waits_attr(waits),
+            bool(waits),
         )
+        return SafeString(f"{head}{seq}{tail}")
     return _still_tile(code, bool(drawn), mark, indicators.get("wild"), lang)
 
 
@@ -275,6 +269,41 @@ def _hand_tile_parts(code: str, drawn: bool, lang: str) -> tuple[str, ...]:
         ' data-drawn="1"' if drawn else "",
         f" ({cached_gettext('刚摸到')})" if drawn else "",
     )
+
+
+# Bound: 4,096 (tile, drawn, mark, 财神, language, waits) keys: 34 kinds
+# of tile, each with the few wait sets a hand leaves it.  Why: the seat to
+# discard renders a form per tile on every frame, and only the seq in it
+# changes from move to move; remembered, a tile costs ~1 µs instead of ~7
+# (thread CPU).  lru_cache locks its own bookkeeping (Daphne's sync threads).
+@lru_cache(maxsize=4096)
+def _discard_tile(
+    code: str,
+    drawn: bool,
+    mark: str,
+    wild: str | None,
+    lang: str,
+    waits: str,
+    ting: bool,
+) -> tuple[str, str]:
+    """A hand tile that may be discarded now, as the HTML before and after
+    its seq (``waits``: :func:`waits_attr` of its waits; ``ting``: it
+    leaves the hand waiting); ``lang`` keys the translations."""
+    img, esc, drawn_cls, drawn_attr, drawn_note = _hand_tile_parts(code, drawn, lang)
+    mark_cls, mark_attr, mark_note = _mark_parts(mark, wild)
+    ting_cls = " is-ting" if ting else ""
+    ting_note = f" ({cached_gettext('打出后听牌')})" if ting else ""
+    label = cached_gettext("打出%(t)s") % {"t": conditional_escape(tile_name(code))}
+    head = '<form class="mj-hand-form" ws-send hx-vals=\'{"action": "discard", "seq": '
+    tail = (
+        f'"tile": "{esc}"}}\'><button type="submit" '
+        f'class="mj-htile{drawn_cls}{ting_cls}{mark_cls}" data-tile="{esc}"'
+        f"{drawn_attr}{mark_attr} "
+        f'data-waits="{conditional_escape(waits)}" tabindex="-1" '
+        f'aria-label="{label}{mark_note}{drawn_note}{ting_note}">{img}'
+        "</button></form>\n"
+    )
+    return head, ", " + tail
 
 
 @lru_cache(maxsize=1024)

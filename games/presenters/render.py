@@ -78,11 +78,14 @@ PART_INPUTS: dict[str, tuple[str, ...]] = {
     "commitline": ("table",),
     "toast": ("toast",),
     "hand_hint": ("tenpai",),
+    "hand_keys": ("systems",),
 }
 """Fragments rendered once per language and value of the context keys they
 read (every variable of their template: tests/games/test_games_frame_jinja.py
 checks it); the others change with nearly every move (``seq``, ``now``, the
-turn, the last discard) or read the whole context."""
+turn, the last discard) or read the whole context.  ``hand_keys`` (the
+keyboard hint, fourteen translations) is a piece of ``hand`` put in by
+:func:`fixed_part`, not a fragment sent alone."""
 
 # Bound: 4,096 fragments (language, name and inputs); a table's room line,
 # seed commitment and tenpai hint stay the same for most of a hand, so a
@@ -161,6 +164,14 @@ def fragment(context: Context, name: str) -> Markup:
     if isinstance(store, dict):
         store[name] = html
     return Markup(html)
+
+
+@pass_context
+def fixed_part(context: Context, name: str) -> Markup:
+    """Template global: ``{{ fixed_part("hand_keys") }}`` renders the piece
+    ``name`` (one of :data:`PART_INPUTS`, remembered) in place; unlike
+    :func:`fragment` it is never sent alone."""
+    return Markup(part_html(context.environment, name, context.get_all()))
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -194,7 +194,13 @@ def test_each_remembered_fragment_lists_every_variable_its_template_reads():
     from games.presenters.render import PART_INPUTS, part_template
 
     env = engines["jinja2"].env
-    assert set(PART_INPUTS) == {"roomline", "commitline", "toast", "hand_hint"}
+    assert set(PART_INPUTS) == {
+        "roomline",
+        "commitline",
+        "toast",
+        "hand_hint",
+        "hand_keys",
+    }
     for name, inputs in PART_INPUTS.items():
         source = env.loader.get_source(env, part_template(name))[0]
         ast = env.parse(source)
@@ -202,7 +208,11 @@ def test_each_remembered_fragment_lists_every_variable_its_template_reads():
         assert read == set(inputs), name
         assert not list(meta.find_referenced_templates(ast)), name
         # no global that takes the template's context (fragment, hand_tile)
-        assert not {"fragment", "hand_tile"} & meta.find_undeclared_variables(ast)
+        assert not {
+            "fragment",
+            "fixed_part",
+            "hand_tile",
+        } & meta.find_undeclared_variables(ast)
 
 
 def test_a_remembered_fragment_is_the_template_s_own_html(mid_hand):
