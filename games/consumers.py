@@ -218,6 +218,7 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
     seat: int | None = None
     lang: str | None = None  # None: the source language (Chinese)
     _sent: Mapping[str, str] | None = None  # the fragments last sent, by name
+    _sent_shells: Mapping[str, str] | None = None  # their Frame.shells
     _sent_seq: int | None = None  # the seq of the frame last sent
     _presence: presence.SocketPresence | None = None  # from connect on
     # (hand id, seq) of the state this seat's own move rendered (_move_sync),
@@ -422,7 +423,7 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
             or shown[1] >= seq
         ):
             return None
-        return Frame(seq=int(carried["seq"]), parts=carried["parts"])
+        return Frame.from_wire(carried)
 
     async def table_kick(self, event: dict[str, Any]) -> None:
         """Group message (moderation): close this socket if it is ``user``'s."""
@@ -474,10 +475,13 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         if self._sent is None:
             html: str | None = frame.html()
         else:
-            html = frame.changes(self._sent, always=not changed_only)
+            html = frame.changes(
+                self._sent, always=not changed_only, sent_shells=self._sent_shells
+            )
         if html is None:
             return
         self._sent, self._sent_seq = frame.parts, frame.seq
+        self._sent_shells = frame.shells
         await self.send(html)
 
     async def _seat_of(self, user_id: int) -> tuple[int | None, bool]:
@@ -576,12 +580,8 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         except Exception:
             log.exception("table %s seat %s: frame after move", table.pk, other)
             return
-        message["frame"] = {
-            "seat": other,
-            "lang": self.lang,
-            "seq": frame.seq,
-            "parts": dict(frame.parts),
-        }
+        # each subpart's HTML once (Frame.wire): the message is ~a third smaller
+        message["frame"] = {"seat": other, "lang": self.lang, **frame.wire()}
 
     def _toast(self, message: Any) -> str:
         """A toast of ``message`` (a lazy translation) in the player's language."""

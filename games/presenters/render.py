@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cachetools import LRUCache
@@ -150,19 +150,39 @@ FRAGMENTS_KEY = "rendered_fragments"
 """Context key of the dict in which :func:`fragment` leaves what it rendered."""
 
 
+def _marker(name: str) -> str:
+    """What stands for subpart ``name`` in its part's shell."""
+    return f"\x00{name}\x00"
+
+
+def _filled(shell: str, parts: Mapping[str, str], subs: tuple[str, ...]) -> str:
+    """``shell`` with the HTML of each of ``subs`` (in ``parts``) in place of
+    its marker (:func:`_marker`)."""
+    pieces = shell.split("\x00")
+    if pieces[1::2] == list(subs):  # one split and one join
+        pieces[1::2] = [parts[sub] for sub in subs]
+        return "".join(pieces)
+    for sub in subs:
+        shell = shell.replace(_marker(sub), parts[sub], 1)
+    return shell
+
+
 @pass_context
 def fragment(context: Context, name: str) -> Markup:
     """Template global: ``{{ fragment("pool_me") }}`` renders the fragment
     ``name`` (:data:`SUBPARTS`) with the template's context.
 
     When the context holds a dict under :data:`FRAGMENTS_KEY` (a frame being
-    rendered by :func:`seat_frame`), the HTML is also left there, so the
-    fragment can be sent alone; the table page renders it in place only.
+    rendered by :func:`seat_frame`), the HTML is left there and a marker
+    (``\\x00name\\x00``) stands in the part for it: :func:`seat_frame` puts
+    the HTML in its place and keeps the part without it (its shell,
+    :attr:`Frame.shells`); the table page renders it in place.
     """
     html = part_html(context.environment, name, context.get_all())
     store = context.get(FRAGMENTS_KEY)
     if isinstance(store, dict):
         store[name] = html
+        return Markup(_marker(name))
     return Markup(html)
 
 
@@ -180,21 +200,57 @@ class Frame:
 
     ``seq`` is the seq the frame shows (``#mj-status[data-seq]``, the one
     the browser sends back); ``parts`` maps each name of :data:`FRAME_PARTS`
-    and of the :data:`SUBPARTS` rendered to its HTML.
+    and of the :data:`SUBPARTS` rendered to its HTML; ``shells`` maps each
+    part whose :data:`SUBPARTS` were all rendered to its HTML with a marker
+    in place of each (what :meth:`changes` compares; empty: worked out from
+    ``parts``).
     """
 
     seq: int
     parts: Mapping[str, str]
+    shells: Mapping[str, str] = field(default_factory=dict)
+
+    def wire(self) -> dict[str, Any]:
+        """The frame as plain values for a channel-layer message: ``seq``,
+        ``shells`` and ``parts`` without the parts that ``shells`` and
+        their subparts make up (each subpart's HTML travels once);
+        :meth:`from_wire` makes the same frame of it."""
+        return {
+            "seq": self.seq,
+            "parts": {n: h for n, h in self.parts.items() if n not in self.shells},
+            "shells": dict(self.shells),
+        }
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> Frame:
+        """The frame of :meth:`wire`'s ``data`` (``shells`` may be missing:
+        then ``parts`` holds every part).
+
+        Raises:
+            KeyError, TypeError, ValueError: ``data`` is not such a frame.
+        """
+        parts = dict(data["parts"])
+        shells = dict(data.get("shells") or {})
+        for name, shell in shells.items():
+            parts[name] = _filled(shell, parts, SUBPARTS[name])
+        return cls(seq=int(data["seq"]), parts=parts, shells=shells)
 
     def html(self) -> str:
         """The whole frame: every part, in order."""
         return "\n".join(self.parts[name] for name in FRAME_PARTS)
 
-    def changes(self, sent: Mapping[str, str], *, always: bool = False) -> str | None:
+    def changes(
+        self,
+        sent: Mapping[str, str],
+        *,
+        always: bool = False,
+        sent_shells: Mapping[str, str] | None = None,
+    ) -> str | None:
         """The fragments a browser holding ``sent`` needs, or None for none.
 
         ``sent`` maps fragment names (parts and subparts) to the HTML last
-        sent on the socket (a missing name counts as changed).  When nothing
+        sent on the socket (a missing name counts as changed);
+        ``sent_shells``: that frame's :attr:`shells`, if known.  When nothing
         but the render time differs the answer is None (a move this seat
         cannot see sends nothing, see games.consumers), unless ``always``;
         otherwise :data:`ALWAYS_SENT` and each changed part, in page order —
@@ -218,19 +274,32 @@ class Frame:
                 subs
                 and name in sent
                 and all(s in sent and s in self.parts for s in subs)
-                and _shell(name, self.parts) == _shell(name, sent)
+                and self._shell(name) == _sent_shell(name, sent, sent_shells)
             ):
                 out += [self.parts[s] for s in subs if sent[s] != self.parts[s]]
             else:
                 out.append(self.parts[name])
         return "\n".join(out)
 
+    def _shell(self, name: str) -> str:
+        """Part ``name`` with a marker in place of each of its subparts."""
+        shell = self.shells.get(name)
+        return _shell(name, self.parts) if shell is None else shell
+
+
+def _sent_shell(
+    name: str, sent: Mapping[str, str], shells: Mapping[str, str] | None
+) -> str:
+    """The shell of part ``name`` of the frame ``sent`` (``shells``: its own)."""
+    shell = shells.get(name) if shells else None
+    return _shell(name, sent) if shell is None else shell
+
 
 def _shell(name: str, fragments: Mapping[str, str]) -> str:
     """Part ``name`` with each of its subparts cut out (a marker in its place)."""
     html = fragments[name]
     for sub in SUBPARTS[name]:
-        html = html.replace(fragments[sub], f"\x00{sub}\x00", 1)
+        html = html.replace(fragments[sub], _marker(sub), 1)
     return html
 
 
@@ -251,12 +320,19 @@ def seat_frame(
     """
     ctx = seat_context(table, seat, user=user, toast=toast, now=now, hand=hand)
     parts: dict[str, str] = {}
+    shells: dict[str, str] = {}
     ctx[FRAGMENTS_KEY] = parts  # fragment() leaves the subparts here
     env = engines["jinja2"]
     with pinned_language():  # looked up a few hundred times per frame
         for name in FRAME_PARTS:
-            parts[name] = part_html(env, name, ctx)
-    return Frame(seq=int(ctx["seq"]), parts=parts)
+            html = part_html(env, name, ctx)
+            subs = tuple(s for s in SUBPARTS.get(name, ()) if s in parts)
+            if subs:  # markers in place of the subparts: put them in
+                if len(subs) == len(SUBPARTS[name]):
+                    shells[name] = html
+                html = _filled(html, parts, subs)
+            parts[name] = html
+    return Frame(seq=int(ctx["seq"]), parts=parts, shells=shells)
 
 
 def render_frame(

@@ -20,7 +20,7 @@ import pytest
 from django.template import engines
 
 from games.models import Room, Table
-from games.presenters.render import FRAME_PARTS, FRAME_TEMPLATE, seat_frame
+from games.presenters.render import FRAME_PARTS, FRAME_TEMPLATE, Frame, seat_frame
 from games.rules.rulesets import NAMES
 from games.services import (
     table_continue,
@@ -47,6 +47,7 @@ class Browser:
         frame = seat_frame(table, seat, now=now)
         self.page = Page(frame.html())
         self.sent = frame.parts
+        self.shells = frame.shells
         self.whole_bytes = self.sent_bytes = 0
         self.messages = 0
 
@@ -54,8 +55,14 @@ class Browser:
         """The consumer's group update after a move, then the check."""
         frame = seat_frame(table, self.seat, now=now)
         whole = frame.html()
-        message = frame.changes(self.sent)
-        self.sent = frame.parts
+        # as the opponent's frame travels in a move's group message
+        carried = Frame.from_wire(frame.wire())
+        assert carried.parts == frame.parts and carried.shells == frame.shells
+        assert set(frame.shells) <= {"center", "hand"}
+        message = carried.changes(self.sent, sent_shells=self.shells)
+        # the shells kept from rendering are the ones cut from the parts
+        assert message == Frame(frame.seq, dict(frame.parts)).changes(self.sent)
+        self.sent, self.shells = frame.parts, frame.shells
         self.whole_bytes += len(whole.encode())
         if message is not None:
             self.messages += 1
