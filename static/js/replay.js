@@ -33,7 +33,7 @@
   root.querySelectorAll("[hidden]").forEach(function (el) {
     if (el.closest(".rp-controls")) el.hidden = false;
   });
-  // phones: the slider and options fold behind ⋯ (CSS shows it under 600 px)
+  // under 900 px the slider and options fold behind ⋯ (replay.css)
   var controls = root.querySelector(".rp-controls");
   var more = root.querySelector('[data-testid="replay-more"]');
   if (controls && more) {

@@ -509,10 +509,14 @@ def _boxes(page: Any) -> tuple[dict[str, float], dict[str, float]]:
     return bar, seat
 
 
+TABLET = [{"width": 700, "height": 900}, {"width": 860, "height": 800}]
+
+
 @pytest.mark.parametrize(
     "viewport",
-    [{"width": 1280, "height": 800}, {"width": 390, "height": 844}, DESK, PHONE],
-    ids=["desktop", "phone", "desktop-900", "phone-360"],
+    [{"width": 1280, "height": 800}, {"width": 390, "height": 844}, DESK, PHONE]
+    + TABLET,
+    ids=["desktop", "phone", "desktop-900", "phone-360", "w700", "w860"],
 )
 def test_the_sticky_controls_cover_nothing_of_the_bottom_seat(
     browser, live, tall_hands, viewport
@@ -575,5 +579,58 @@ def test_the_sticky_controls_cover_nothing_of_the_bottom_seat(
         page.click('[data-testid="replay-prev"]')
         _wait_step(page, last - 1)
     page.screenshot(path=f"/tmp/replay_tall_end_{viewport['width']}.png")
+    assert errors == []
+    ctx.close()
+
+
+ROW = """() => {
+  const shown = [...document.querySelectorAll(
+    '.rp-controls .rp-btn, .rp-controls .rp-count, .rp-controls .rp-slider,'
+    + ' .rp-controls .rp-play, .rp-controls .rp-opt')]
+    .filter(e => e.getClientRects().length
+                 && getComputedStyle(e).visibility !== 'hidden');
+  const bar = document.querySelector('.rp-controls').getBoundingClientRect();
+  return {bar: [bar.left, bar.top, bar.right, bar.bottom, bar.height],
+          items: shown.map(e => { const r = e.getBoundingClientRect();
+            return [e.dataset.testid || e.className,
+                    r.left, r.top, r.right, r.bottom]; }),
+          scrollW: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+@pytest.mark.parametrize("width", [601, 700, 860, 899])
+def test_the_controls_are_one_row_between_phone_and_desktop(
+    browser, live, hands, width, lang
+):
+    """Polish (item 3): from 601 to 899 px the bar stacked the buttons, the
+    slider and the options on three rows (~150 px stuck over the board).  It is
+    one row there, as on a phone: the buttons (first and last kept), ⋯ opening
+    the slider and the options under it, inside the bar and the screen."""
+    ctx, page, errors = _page(browser, live, {"width": width, "height": 800}, lang)
+    login(page, live, "replayer")
+    page.goto(f"{live.url}/hands/{hands['erren']}/?step=5")
+    page.wait_for_selector('[data-testid="replay-more"]', state="visible")
+    m = page.evaluate(ROW)
+    left, top, right, bottom, height = m["bar"]
+    middles = {round((item[2] + item[4]) / 2) for item in m["items"]}
+    names = [item[0] for item in m["items"]]
+    assert "replay-first" in names and "replay-end" in names, names
+    assert "replay-slider" not in names, names  # behind ⋯
+    assert max(middles) - min(middles) <= 2, m  # one row
+    assert height <= 64, m
+    assert m["scrollW"] <= width, m
+    page.click('[data-testid="replay-more"]')
+    assert page.is_visible('[data-testid="replay-slider"]')
+    assert page.is_visible('[data-testid="replay-play"]')
+    m = page.evaluate(ROW)
+    left, top, right, bottom, height = m["bar"]
+    for item in m["items"]:  # open: everything inside the bar, on screen
+        assert left - 0.5 <= item[1] and item[3] <= right + 0.5, (item, m["bar"])
+        assert top - 0.5 <= item[2] and item[4] <= bottom + 0.5, (item, m["bar"])
+    assert m["scrollW"] <= width, m
+    page.screenshot(path=f"/tmp/replay_row_{width}_{lang}.png")
+    page.click('[data-testid="replay-next"]')
+    _wait_step(page, 6)
     assert errors == []
     ctx.close()
