@@ -20,6 +20,14 @@ Run (2 worker processes, progress on stderr)::
         --pairings hard:normal normal:easy
 
 ``--seeds 1000`` plays 2,000 hands per pairing and rule set.
+
+Besides the levels of :data:`games.engine.bots.LEVELS`, a pairing may name
+``normal-before15``: the ``normal`` bot as it was before issue 15 let it do
+less work (its old :class:`~games.engine.bots.evaluate.Style`, kept only
+here), to check that the cheaper ``normal`` is not weaker::
+
+    python benchmarks/bench_strength.py --seeds 400 --rulesets mcr \
+        --pairings normal:normal-before15
 """
 
 from __future__ import annotations
@@ -35,8 +43,30 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine.bots import make_bot  # noqa: E402
+from games.engine.bots import Bot, NormalBot, make_bot  # noqa: E402
+from games.engine.bots import evaluate as ev  # noqa: E402
 from games.engine.bots.arena import coin_deltas, play_hand  # noqa: E402
+
+
+class NormalBefore15(NormalBot):
+    """``normal`` before issue 15's cheaper decisions (benchmark only)."""
+
+    level = "normal-before15"
+    style = ev.Style(
+        plans=False,
+        max_plans=1,
+        deep=3,
+        ukeire=True,
+        score_waits=True,
+        tempo=4.0,
+        defence=0.0,
+    )
+
+
+def _bot(level: str, rng: random.Random) -> Bot:
+    if level == NormalBefore15.level:
+        return NormalBefore15(rng)
+    return make_bot(level, rng)
 
 
 @dataclass(frozen=True)
@@ -57,8 +87,7 @@ def _one(job: Job) -> tuple[str, str, str, int, float, int, int, int]:
     for a_seat in (0, 1):
         levels = [job.a, job.b] if a_seat == 0 else [job.b, job.a]
         bots = [
-            make_bot(levels[s], random.Random(f"{seed}:{s}:{levels[s]}"))
-            for s in (0, 1)
+            _bot(levels[s], random.Random(f"{seed}:{s}:{levels[s]}")) for s in (0, 1)
         ]
         hand = play_hand(job.ruleset, seed, bots, dealer=dealer)
         deltas = coin_deltas(hand)

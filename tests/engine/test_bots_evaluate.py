@@ -185,3 +185,45 @@ def test_value_prefers_closer_hands(ruleset: str) -> None:
     vf = ev.value(ev.make_context(far, style, engine_scorer), list(far.hand), [])
     assert vn.free_deficiency < vf.free_deficiency
     assert vn.utility > vf.utility
+
+
+# -- tie order (issue 15) ------------------------------------------------------
+
+
+def test_keep_value_counts_copies_and_neighbours() -> None:
+    c = counts("113s5s9s1z22z")
+    assert ev.keep_value(c, idx("1z"), None) == 0  # a lone honour
+    assert ev.keep_value(c, idx("2z"), None) == 3  # a pair of honours
+    assert ev.keep_value(c, idx("9s"), None) == 0  # nothing within two ranks
+    # 3s: 1s twice two ranks away (1 each), 5s two ranks away (1)
+    assert ev.keep_value(c, idx("3s"), None) == 3
+    # 1s: the other copy (3), 3s two ranks away (1)
+    assert ev.keep_value(c, idx("1s"), None) == 4
+    # the 财神 kind is kept, and a wild neighbour does not count
+    assert ev.keep_value(c, idx("2z"), idx("2z")) == 99
+    assert ev.keep_value(c, idx("5s"), idx("3s")) == 0
+
+
+def test_normal_throws_the_least_connected_of_tied_discards() -> None:
+    import dataclasses
+
+    from games.engine.bots.normal import NormalBot
+
+    # 123m 456m 789p 11s + 3s 8s 1z: throwing 1s, 3s, 8s or 1z leaves the
+    # hand two tiles from waiting, so the cheap pass values them the same
+    o = obs("mcr", "123456m789p113s8s1z", wall_count=40)
+    ctx = ev.make_context(o, NormalBot.style, engine_scorer)
+    ranked = ev.rank_discards(ctx, list(o.hand), [])
+    assert [k for _, k, _ in ranked[:4]] == [idx(x) for x in ("8s", "1z", "3s", "1s")]
+    # 8s touches nothing (keep value 0, like 1z but a lower kind) and is the
+    # one whose effective tiles are counted: 20 live, against 17 typical
+    assert ranked[0][2].free_deficiency == 2
+    assert ranked[0][2].ukeire == 20
+    assert {e.ukeire for _, _, e in ranked[1:4]} == {17}
+    assert ranked[0][0] > ranked[1][0] == ranked[3][0]
+    # counting the three lowest tied kinds instead (before issue 15) keeps
+    # the 3s, which ties with the 8s at 20 and comes first
+    old = dataclasses.replace(NormalBot.style, order_ties=False, deep=3)
+    before = ev.rank_discards(ev.make_context(o, old, engine_scorer), list(o.hand), [])
+    assert [k for _, k, _ in before[:3]] == [idx("3s"), idx("8s"), idx("1s")]
+    assert [e.ukeire for _, _, e in before[:3]] == [20, 20, 10]

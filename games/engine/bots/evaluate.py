@@ -59,6 +59,9 @@ class Style:
         tempo: fan-equivalent credited to any win (it stops the opponent's).
         defence: weight of the deal-in risk (0 ignores it).
         deep: discards whose effective tiles are counted exactly.
+        order_ties: among discards the cheap pass values the same, count
+            the effective tiles of the least connected tiles first
+            (:func:`keep_value`) rather than of the lowest kinds.
         ready_lock: factor on a wait's value for locking it by 报听.
         extra_fan: small fans a free-shape win usually picks up on the way
             (a plan's own fans stand in for them).
@@ -72,6 +75,7 @@ class Style:
     tempo: float = 2.0
     defence: float = 1.0
     deep: int = 4
+    order_ties: bool = False
     ready_lock: float = 0.95
     extra_fan: float = 5.0
     skip_plans: frozenset[str] = frozenset()
@@ -735,12 +739,38 @@ def rank_discards(
     # a cheap pass (deficiencies, generic effective tiles) for every discard,
     # then the effective tiles counted for the most promising few
     first = [scored(k, True) for k in kinds]
-    first.sort(key=lambda x: -x[0])
+    if ctx.style.order_ties:
+        first.sort(key=lambda x: (-x[0], keep_value(counts, x[1], ctx.wild)))
+    else:
+        first.sort(key=lambda x: -x[0])
     if not ctx.style.ukeire:
         return first
     deep = [scored(k, False) for _, k, _ in first[: ctx.style.deep]]
     deep.sort(key=lambda x: -x[0])
     return deep + first[ctx.style.deep :]
+
+
+def keep_value(counts: Sequence[int], k: int, wild: int | None) -> int:
+    """How connected a held tile of kind ``k`` is in the 34 ``counts``: 3
+    per other copy, 2 per tile of the same suit one rank away, 1 per tile
+    two ranks away (an honour has only its copies); the 财神 kind 99.
+
+    A cheap stand-in for the effective tiles a discard loses, used to order
+    the discards the cheap pass of :func:`rank_discards` cannot tell apart
+    (a lone honour or a lone tile far from the others goes first).
+    """
+    if k == wild:
+        return 99
+    v = 3 * (counts[k] - 1)
+    if k >= 27:
+        return v
+    rank = k % 9
+    for step, weight in ((1, 2), (2, 1)):
+        if rank - step >= 0 and counts[k - step] and k - step != wild:
+            v += weight * counts[k - step]
+        if rank + step <= 8 and counts[k + step] and k + step != wild:
+            v += weight * counts[k + step]
+    return v
 
 
 def _free_deficiencies(
