@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.templatetags.static import static
-from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
@@ -71,8 +71,12 @@ def _tile_html(code: str, css: str, alt: str | None, lang: str) -> SafeString:
 
 
 def tiles(codes: Iterable[Any] | None, css: str = "") -> SafeString:
-    """Render a run of tiles (a meld, a pool): ``{% tiles meld.tiles %}``."""
-    return format_html_join("", "{}", ((tile(c, css),) for c in (codes or ())))
+    """Render a run of tiles (a meld, a pool): ``{% tiles meld.tiles %}``.
+
+    The tiles' HTML joined (each :func:`tile` is already safe HTML:
+    ``format_html_join`` escaped nothing and cost ~1 µs a tile).
+    """
+    return SafeString("".join([tile(c, css) for c in (codes or ())]))
 
 
 def backs(count: Any, css: str = "") -> SafeString:
@@ -89,7 +93,7 @@ def backs(count: Any, css: str = "") -> SafeString:
 @lru_cache(maxsize=1024)
 def _backs_html(n: int, css: str, lang: str) -> SafeString:
     # ``lang`` is the key only: tile() reads the caller's current language
-    return format_html_join("", "{}", ((tile(_HIDDEN, css),) for _ in range(n)))
+    return SafeString(tile(_HIDDEN, css) * n)
 
 
 def pool(codes: Iterable[Any] | None, last: Any = None) -> SafeString:

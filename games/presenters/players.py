@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import lru_cache
 from typing import Any
 
 from cachetools import LRUCache, TTLCache
@@ -27,7 +28,7 @@ LEVELS_TTL = 60.0
 # for LEVELS_TTL seconds.  Why: every plate of every frame places a player
 # on the scheme, which changes rarely.  A lock: Daphne renders frames from
 # several sync threads, and cachetools' caches are not thread-safe.
-_LEVELS: TTLCache[str, list[tuple[int, str, str]]] = TTLCache(
+_LEVELS: TTLCache[str, tuple[tuple[int, str, str], ...]] = TTLCache(
     maxsize=1, ttl=LEVELS_TTL, timer=time.monotonic
 )
 _LEVELS_LOCK = threading.Lock()
@@ -42,26 +43,37 @@ def level_info(points: int) -> dict[str, Any] | None:
     0..1, next (name or None), to_next (points or None)}``; None without a
     scheme.
     """
-    from django.templatetags.static import static
-
-    from accounts.badges import badge_path
-
     with _LEVELS_LOCK:
         levels = _LEVELS.get("levels")
     if levels is None:
+        from django.templatetags.static import static
+
+        from accounts.badges import badge_path
+
         scheme = level_scheme_active()
         levels = (
-            [
+            tuple(
                 (lv.min_points, lv.name, static(badge_path(lv)))
                 for lv in scheme.levels.select_related("scheme").order_by("min_points")
-            ]
+            )
             if scheme
-            else []
+            else ()
         )
         with _LEVELS_LOCK:
             _LEVELS["levels"] = levels
     if not levels:
         return None
+    return dict(_placed(levels, points))
+
+
+# Bound: 1,024 (levels, points) pairs: the players seated in a process and
+# the points they had before a settlement.  Why: every frame places both
+# plates' players on the scheme (two calls per frame, the same answer while
+# a hand runs).  lru_cache locks its own bookkeeping (Daphne's sync threads);
+# callers get a copy.
+@lru_cache(maxsize=1024)
+def _placed(levels: tuple[tuple[int, str, str], ...], points: int) -> dict[str, Any]:
+    """:func:`level_info` of ``points`` on ``levels`` (not empty)."""
     i = 0
     for j, (min_points, _name, _badge) in enumerate(levels):
         if points >= min_points:
@@ -137,6 +149,7 @@ def clear_profile_cache() -> None:
         _PROFILES.clear()
     with _LEVELS_LOCK:
         _LEVELS.clear()
+    _placed.cache_clear()
 
 
 def player(
