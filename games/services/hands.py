@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from django.db import connection, connections
+from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 from django.db.models.expressions import Col
 
@@ -42,7 +43,7 @@ from games.engine.snapshot import (
 )
 
 from ..models import HandEvent, HandRecord, HandSnapshot, Match, Room, Table
-from .rows import Writes, prepared_cursor, row_update
+from .rows import Writes, db_connection, prepared_cursor, row_update
 
 log = logging.getLogger(__name__)
 
@@ -359,7 +360,9 @@ def fetch_table(table_id: int, *, lock: bool = False) -> Table | None:
     ``tests/games/test_games_fetch_table.py`` compares every field with the
     ORM's answer, so a Django upgrade that changes either fails there.
     """
-    sql, readers = _plan(connection.alias, lock)
+    connection = db_connection()
+    db = connection.alias
+    sql, readers = _plan(db, lock)
     with prepared_cursor() as cursor:
         cursor.execute(sql, [table_id])
         row = cursor.fetchone()
@@ -367,7 +370,6 @@ def fetch_table(table_id: int, *, lock: bool = False) -> Table | None:
         return None
     objs: list[Model | None] = []
     at = 0
-    db = connection.alias
     for model, names, converters in readers:
         values: Sequence[Any] = row[at : at + len(names)]
         at += len(names)
@@ -375,7 +377,7 @@ def fetch_table(table_id: int, *, lock: bool = False) -> Table | None:
             objs.append(None)
             continue
         values = [
-            _convert(v, convs) if convs else v
+            _convert(v, convs, connection) if convs else v
             for v, convs in zip(values, converters, strict=True)
         ]
         objs.append(model.from_db(db, names, values))
@@ -393,7 +395,9 @@ def fetch_table(table_id: int, *, lock: bool = False) -> Table | None:
     return table
 
 
-def _convert(value: Any, converters: list[_Converter]) -> Any:
+def _convert(
+    value: Any, converters: list[_Converter], connection: BaseDatabaseWrapper
+) -> Any:
     for conv, col in converters:  # as the ORM's compiler applies them
         value = conv(value, col, connection)
     return value

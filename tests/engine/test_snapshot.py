@@ -100,6 +100,41 @@ def test_a_dealt_hand_has_no_generator_left():
     assert isinstance(loaded._rng, SpentRandom)
     with pytest.raises(RuntimeError):
         loaded._rng.choice([1, 2])
+    for draw in (
+        loaded._rng.random,
+        lambda: loaded._rng.randrange(10),
+        lambda: loaded._rng.shuffle([1, 2, 3]),
+        lambda: loaded._rng.getrandbits(8),
+    ):
+        with pytest.raises(RuntimeError):
+            draw()
+
+
+def test_a_loaded_hand_shares_no_list_with_its_snapshot():
+    """The snapshot dict the hand was loaded from stays as it was while the
+    hand plays on (the table row keeps it as the ROB veil's older state,
+    games.services.hands): every list of the state is the hand's own."""
+
+    def play(hand: Hand, clock: float) -> None:
+        seat = next(i for i in (0, 1) if hand.state.pending[i])
+        hand.apply(simple_choose(hand, seat), now=clock)
+
+    hand = Hand.new("erren", now=0.0, seed="cd" * 16)
+    clock = 0.0
+    while hand.state.phase is Phase.PRE_DEAL or hand.seq < 12:
+        clock += 1.0
+        play(hand, clock)
+    data = json.loads(json.dumps(hand_to_snapshot(hand)))
+    rows = json.loads(json.dumps(events_to_rows(recent_events(hand))))
+    before = json.dumps(data)
+    loaded = hand_from_snapshot(data, events_from_rows(rows))
+    for _ in range(30):
+        if loaded.ended:
+            break
+        clock += 1.0
+        play(loaded, clock)
+    assert loaded.seq > hand.seq
+    assert json.dumps(data) == before
 
 
 def test_a_hand_before_its_deal_gets_its_generator_from_the_seed():

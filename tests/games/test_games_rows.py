@@ -12,7 +12,8 @@ import random
 from datetime import UTC, datetime
 
 import pytest
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games.models import HandEvent, HandRecord, Match, Table
 from games.services import table_continue, table_quick_match
@@ -165,6 +166,44 @@ def test_rows_insert_writes_what_bulk_create_writes(alice, bob, room):
     rows_insert([])  # nothing to write
 
 
+def test_rows_insert_writes_columns_of_nulls_through_either_cursor(alice, bob, room):
+    """One row and three, with columns holding only SQL NULL (``seat``,
+    ``public``, ``action``): what ``bulk_create`` writes, through Django's
+    cursor (queries logged) and through the one binding on the server
+    (games.services.rows.prepared_cursor, on PostgreSQL)."""
+    table = _live(alice, bob, room)
+
+    def rows(seq: int, n: int) -> list[HandEvent]:
+        return [
+            HandEvent(
+                hand_id=table.hand_id,
+                seq=seq + i,
+                kind="timeout",
+                seat=None,
+                payload=[],
+                public=None,
+                visible_to=[],
+                at=7.5,
+                action=None,
+            )
+            for i in range(n)
+        ]
+
+    with CaptureQueriesContext(connection) as one:  # Django's cursor
+        rows_insert(rows(3000, 1))
+    rows_insert(rows(3001, 3))  # on PostgreSQL the server binds these
+    HandEvent.objects.bulk_create(rows(4000, 4))
+    mine = HandEvent.objects.filter(hand=table.hand_id, seq__gte=3000, seq__lt=4000)
+    theirs = HandEvent.objects.filter(hand=table.hand_id, seq__gte=4000)
+    assert [_fields(e, skip=("id", "seq")) for e in mine.order_by("seq")] == [
+        _fields(e, skip=("id", "seq")) for e in theirs.order_by("seq")
+    ]
+    assert mine.count() == 4
+    nulls = mine.filter(seat=None, public__isnull=True, action__isnull=True)
+    assert nulls.count() == 4
+    assert len(one) == 1 and one[0]["sql"].startswith('INSERT INTO "games_handevent"')
+
+
 def test_row_update_of_a_missing_row_fails(alice, bob, room):
     table = _live(alice, bob, room)
     Table.objects.filter(pk=table.pk).delete()
@@ -183,3 +222,22 @@ def test_no_receiver_listens_to_the_rows_a_move_writes():
     for model in (Table, HandEvent, HandSnapshot):
         for signal in (signals.pre_save, signals.post_save):
             assert not signal.has_listeners(model), (model.__name__, signal)
+
+
+def test_kept_json_values_are_copies_all_the_way_down():
+    """What ``changed_fields`` compares against: equal to the value read and
+    sharing no list or dict with it, at any depth (a veil's nested values
+    changed in place still count)."""
+    from games.models import _kept
+
+    value = {"kind": "rob", "at": [1.5, {"seat": [0, None]}], "n": 3, "s": "x"}
+    kept = _kept(value)
+    assert kept == value and kept is not value
+    assert kept["at"] is not value["at"]
+    assert kept["at"][1] is not value["at"][1]
+    assert kept["at"][1]["seat"] is not value["at"][1]["seat"]
+    value["at"][1]["seat"].append(1)
+    assert kept["at"][1]["seat"] == [0, None]
+    assert _kept([[], [2]]) == [[], [2]]
+    when = datetime(2026, 5, 1, tzinfo=UTC)
+    assert _kept(when) is when and _kept(None) is None and _kept("a") == "a"
