@@ -20,7 +20,6 @@ django.po and translated.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import MutableMapping
 from functools import lru_cache
@@ -131,6 +130,35 @@ _PLATES: LRUCache[tuple[str | None, str], Any] = LRUCache(maxsize=1024)
 _PLATES_LOCK = threading.Lock()
 
 
+_KEYED = (str, int, float, bool, type(None))
+
+
+def _plate_key(p: dict[str, Any]) -> Any:
+    """A player dict as a hashable key that tells values of other types
+    apart (``1``, ``1.0`` and ``True`` render differently): each item with
+    its value's type; a nested dict (``level_info``) likewise, one level
+    deep.  Several times cheaper than ``json.dumps(p, sort_keys=True)``.
+
+    Raises:
+        TypeError: a value that is not a plain scalar or such a dict.
+    """
+    items = []
+    for k, v in p.items():
+        kind = type(v)
+        if kind is dict:
+            inner = []
+            for ik, iv in v.items():
+                if type(iv) not in _KEYED:
+                    raise TypeError(type(iv).__name__)
+                inner.append((ik, type(iv), iv))
+            items.append((k, dict, tuple(inner)))
+        elif kind in _KEYED:
+            items.append((k, kind, v))
+        else:
+            raise TypeError(kind.__name__)
+    return tuple(items)
+
+
 def _remembered_plate(call: Any) -> Any:
     """``plate(p)`` remembered per (language, ``p``).
 
@@ -144,7 +172,7 @@ def _remembered_plate(call: Any) -> Any:
         if type(p) is not dict:
             return call(p)
         try:
-            key = (current_language(), json.dumps(p, sort_keys=True))
+            key = (current_language(), _plate_key(p))
         except (TypeError, ValueError):  # not plain values
             return call(p)
         with _PLATES_LOCK:

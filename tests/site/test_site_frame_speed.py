@@ -118,6 +118,40 @@ def test_macro_globals_render_as_the_imported_macros():
             assert "mj-plate" in out and "1,234" in out
 
 
+def test_a_remembered_plate_is_keyed_by_values_and_their_types():
+    """The plate global remembers a plate per language and player dict:
+    values equal in Python but rendered differently (``1``, ``1.0``,
+    ``True``) are different keys, and a dict of anything else is rendered
+    without being remembered."""
+    from mahjong_site.jinja_env import _plate_key
+
+    base = {"nickname": "东风客", "balance": 1, "level_info": {"fraction": 1}}
+    keys = {
+        _plate_key(dict(base, balance=value)) for value in (1, 1.0, True, "1", None)
+    }
+    assert len(keys) == 5
+    inner = {
+        _plate_key(dict(base, level_info={"fraction": value})) for value in (1, 1.0)
+    }
+    assert len(inner) == 2
+    assert _plate_key(dict(base)) == _plate_key(dict(base))
+    for odd in ([1], {"x": [1]}, object()):
+        with pytest.raises(TypeError):
+            _plate_key(dict(base, balance=odd))
+    env = engines["jinja2"].env
+    imported = env.from_string(
+        '{% from "games/partials/plate.html" import plate %}{{ plate(p) }}'
+    )
+    as_global = env.from_string("{{ plate(p) }}")
+    for balance in (1234, 1234.0, True, [1]):
+        player = dict(base, wind="1z", dealer=False, level=None, balance=balance)
+        for lang in ("en", "zh-hans", "en"):
+            with translation.override(lang):
+                out = as_global.render(p=player)
+                assert out == as_global.render(p=player)
+                assert out == imported.render(p=player), (balance, lang)
+
+
 @pytest.mark.parametrize("last", [None, 0, 2, "1", "x", 9])
 def test_pool_filter_is_the_per_tile_loop(last):
     codes = ["1m", "9p", "7z"]
