@@ -8,7 +8,7 @@ tables, hands or their logs.  One concept per module, each service named
 - deal: dealing a hand; act: a seated player's move (a typed
   :class:`~games.services.moves.Move`, read from the browser by
   games.protocol); timers: a timed-out prompt, paced automated play;
-  seats: connect, disconnect, the grace, 托管;
+  seats: connect, disconnect, the grace (its rule: grace), 托管;
 - auto: the bot's and 托管's choices; progress: storing what a move did;
 - settlement (hand_settle, hand_annul, hand_book), reversal (hand_reverse,
   hand_restore), unplayable, resume, review: after and around hands;

@@ -23,14 +23,12 @@ from ..presence import seat_present
 from .auto import automated_seat, run_auto
 from .clock import clock_set
 from .errors import TableError
+from .grace import grace_over
 from .hands import load_hand
 from .locking import table_lock
 from .notify import notify_table
 from .progress import store_progress
 from .unplayable import annul_on_failure
-
-AWAY_TOLERANCE = 0.5
-"""Seconds a ``seat_away`` job may run early (clocks of different processes)."""
 
 
 def _set_auto(table: Table, seat: int, on: bool, now: float) -> bool:
@@ -243,7 +241,6 @@ def seat_away(
         if since is None:
             _mark_away(table, seat, now)
             return False
-        grace = settings.MAHJONG_DISCONNECT_GRACE
-        if now < since + grace - min(AWAY_TOLERANCE, grace / 10):
+        if not grace_over(since=since, now=now):
             return False
         return _set_auto(table, seat, True, now)

@@ -44,6 +44,7 @@ from leaderboard.services import stats_record_hand
 
 from ..models import HandRecord, HandSeat, Table
 from .clock import clock_set
+from .grace import grace_over
 from .review import review_schedule
 
 
@@ -119,15 +120,28 @@ def _lock_seats(
     return [int(u) for u in users if u is not None], locked
 
 
-def _endings(table: Table, hand: Hand, left: Sequence[int]) -> list[str]:
-    """How each seat ended the hand: left, 托管 after a disconnect, or played."""
+def _endings(table: Table, hand: Hand, left: Sequence[int], now: float) -> list[str]:
+    """How each seat ended the hand at ``now`` (epoch s): left, 托管 after a
+    disconnect, or played.
+
+    托管 after a disconnect (what the play ban counts) is a seat 托管 plays
+    for that has been away for the whole ``MAHJONG_DISCONNECT_GRACE`` — the
+    line the site draws between a reload or a network blip and leaving (seed
+    000 四、异常处理: 断线 → 托管, which comes after the grace,
+    games.services.grace) — or whose player moderation removed.  A seat away
+    for less when the hand ends (a reload as it ends, with 托管 of the
+    player's own choice on) played it.
+    """
     away = list(table.away_since or []) + [None, None]
     auto = list(hand.state.auto)
     out: list[str] = []
     for seat in (0, 1):
+        since = away[seat]
+        removed = table.closed_reason == "removed" and table.closed_seat == seat
+        gone = since is not None and (removed or grace_over(since=since, now=now))
         if seat in left:
             out.append(HandSeat.Ending.LEFT)
-        elif table.is_human(seat) and away[seat] is not None and auto[seat]:
+        elif table.is_human(seat) and gone and auto[seat]:
             out.append(HandSeat.Ending.AUTO)
         else:
             out.append(HandSeat.Ending.PLAYED)
@@ -312,7 +326,7 @@ def hand_settle(
     record.settlement = settlement
     record.ended = ended
 
-    endings = _endings(table, hand, left)
+    endings = _endings(table, hand, left, now)
     users, locked = _lock_seats(table=table, record=record)
     hand_book(
         record=record,
