@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from ..rules.melds import Meld
 from ..rules.rulesets.base import RuleSet
+from ..rules.situation import WinSituation
 from ..rules.tiles import ALL_TILES
 from . import analysis
 from .actions import (
@@ -32,6 +34,37 @@ def tile_str(index: int) -> str:
 
 
 _t = tile_str
+
+
+class _Scored:
+    """The score of a completed hand, by (counts, melds, situation): the same
+    position is scored for the table's "short of the minimum" note (on the
+    draw or discard) and again for the win option and the timeout default.
+    Bound: 32 positions (a hand asks about a few at a time).  Holds the rule
+    set, not the hand: no cycle.  The cache is made at the first score, not
+    with the hand: most hands loaded for one move or frame score nothing, and
+    making an ``lru_cache`` costs about 6 µs (issue 15)."""
+
+    __slots__ = ("_ruleset", "_cached")
+
+    def __init__(self, ruleset: RuleSet) -> None:
+        self._ruleset = ruleset
+        self._cached: (
+            Callable[
+                [tuple[int, ...], tuple[Meld, ...], WinSituation], analysis.ScoreLike
+            ]
+            | None
+        ) = None
+
+    def __call__(
+        self, counts: tuple[int, ...], melds: tuple[Meld, ...], situation: WinSituation
+    ) -> analysis.ScoreLike:
+        cached = self._cached
+        if cached is None:
+            cached = self._cached = functools.lru_cache(maxsize=32)(
+                functools.partial(analysis.score_frozen, self._ruleset)
+            )
+        return cached(counts, melds, situation)
 
 
 class HandLog(HandRules):
@@ -57,14 +90,7 @@ class HandLog(HandRules):
         self._clock_from: float | None = None  # see _prompt
         self._shanten_memo: dict[tuple[int, ...], int] = {}  # see HandRules
         self._legal_memo: dict[tuple[object, ...], list[Action]] = {}
-        # The score of a completed hand, by (counts, melds, situation): the
-        # same position is scored for the table's "short of the minimum" note
-        # (on the draw or discard) and again for the win option and the
-        # timeout default.  Bound: 32 positions (a hand asks about a few at
-        # a time).  The partial holds the rule set, not the hand: no cycle.
-        self._scored = functools.lru_cache(maxsize=32)(
-            functools.partial(analysis.score_frozen, ruleset)
-        )
+        self._scored = _Scored(ruleset)
 
     # ---------------------------------------------------------------- reading
     @property
