@@ -61,6 +61,7 @@ class NormalBefore15(NormalBot):
         tempo=4.0,
         defence=0.0,
     )
+    throw_lone_draw = False
 
 
 def _bot(level: str, rng: random.Random) -> Bot:

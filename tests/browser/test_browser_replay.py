@@ -463,12 +463,12 @@ def test_liangren_hands_show_the_wild_marks_at_every_step(
 # Hands whose boards are the tallest a player meets, the same in every run
 # (the fixture's hands are dealt from a random seed, so their boards differ from
 # run to run): stored_hand's bots on a fixed wall.  "tall-mcr-22": the wall
-# runs out with 55 discards each, 3 and 4 melds, 4 flowers each (3 rows of
-# pool per seat at 1280 px, 5 on a phone); "tall-liangren-38": 55 and 54
+# runs out with 55 discards each, 3 and 4 melds, 5 and 3 flowers (3 rows of
+# pool per seat at 1280 px, 5 on a phone); "tall-liangren-55": 55 and 54
 # discards.  Found by playing stored_hand's bots on seeds tall-<rules>-0…149
-# (the tallest of each; issue 15's normal bot made the earlier choices,
-# tall-mcr-140 and tall-liangren-55, end with 41 and 49 discards).
-TALL = [("mcr", "tall-mcr-22"), ("liangren", "tall-liangren-38")]
+# (the tallest of each; with issue 15's normal bot tall-mcr-140 ends with 41
+# and 39 discards).
+TALL = [("mcr", "tall-mcr-22"), ("liangren", "tall-liangren-55")]
 
 TALL_SETUP = """
 import sys

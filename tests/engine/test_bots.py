@@ -227,6 +227,48 @@ def test_discards_the_lone_honour(level: str) -> None:
         assert picks == {Discard(0, 10, Tile.parse("7z"))}
 
 
+def test_normal_throws_a_lone_drawn_tile_without_ranking(monkeypatch) -> None:
+    from games.engine.bots import evaluate as ev
+    from games.rules.tiles import Tile
+
+    ranked: list[int] = []
+    real = ev.rank_discards
+
+    def counting(*args, **kw):  # type: ignore[no-untyped-def]
+        ranked.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(ev, "rank_discards", counting)
+    tiles = _tiles("123m456m789m23m11z")
+
+    def choose(drawn: str, **kw: object) -> Action:
+        view = _view(tiles, drawn=drawn, **kw)
+        legal: list[Action] = [
+            Discard(0, 10, Tile.parse(t)) for t in sorted(set(tiles) | {drawn})
+        ]
+        return make_bot("normal", random.Random(0)).choose(view, legal)
+
+    # 5p touches nothing (no copy, no 3p-7p): thrown, no ranking
+    assert choose("5p") == Discard(0, 10, Tile.parse("5p"))
+    assert ranked == []
+    # 7z: an honour the hand does not hold
+    assert choose("7z") == Discard(0, 10, Tile.parse("7z"))
+    assert ranked == []
+    # 5m touches the hand's 3m-7m: the discards are ranked
+    choose("5m")
+    assert ranked == [1]
+    # against a declared opponent the discards are ranked (the fold rule)
+    choose("5p", opp_ready=True)
+    assert ranked == [1, 1]
+    # hard always ranks
+    view = _view(tiles, drawn="5p")
+    legal: list[Action] = [
+        Discard(0, 10, Tile.parse(t)) for t in sorted(set(tiles) | {"5p"})
+    ]
+    make_bot("hard", random.Random(0)).choose(view, legal)
+    assert ranked == [1, 1, 1]
+
+
 @pytest.mark.parametrize("level", ["normal", "hard"])
 def test_no_pung_that_does_not_help(level: str) -> None:
     # waiting on 2s/5s with 34s+55s (or 5s alone): punging 5s leaves a

@@ -97,6 +97,13 @@ class PlanningBot:
             erren64 1,495 decided hands, liangren 1,000): a hand 2 tiles from
             waiting wins 61 % / 71 % of the time, 3 tiles 53 % / 56 %, 4 tiles
             46 % / 51 %; a double pays both ways, so it is worth it above 50 %.
+        throw_lone_draw: on a turn whose only choices are discards, throw a
+            drawn tile that touches nothing in the hand
+            (:func:`~.evaluate.keep_value` 0: no other copy, no tile of its
+            suit within two ranks; never the 财神) without ranking the
+            discards, unless the opponent declared 报听 (issue 15: the
+            ranking threw it in 84 % of such turns, measured on mcr, liangren
+            and youxi; half of all turns).
         predeal_as_dealer: 明牌 / 开始加倍 before the deal (seeds 002 and 000)
             as the dealer.  Before the deal there is no hand to judge: the
             seat is all a bot knows, and the dealer (14 tiles, first move)
@@ -115,6 +122,7 @@ class PlanningBot:
     use_swaps = False
     noise = 0.0
     double_deficiency: int | None = None
+    throw_lone_draw = False
     predeal_as_dealer = False
 
     def __init__(self, rng: random.Random, scorer: WinScorer | None = None) -> None:
@@ -162,7 +170,6 @@ class PlanningBot:
         if len(options) == 1:
             return options[0]
         obs = observe()
-        ctx = ev.make_context(obs, self.style, self.scorer, self._scores)
         # the options sorted by kind in one pass (the action classes are
         # disjoint subclasses of Action)
         wins: list[Win] = []
@@ -178,6 +185,11 @@ class PlanningBot:
                 doubles.append(a)
             elif isinstance(a, Discard):
                 discard = True
+        if discard and self.throw_lone_draw and not (wins or pre or doubles):
+            lone = self._lone_draw(obs, options)
+            if lone is not None:
+                return lone
+        ctx = ev.make_context(obs, self.style, self.scorer, self._scores)
         if wins and self.take_win(ctx, options):
             return wins[0]
         if pre:
@@ -306,6 +318,21 @@ class PlanningBot:
         if ready is not None and self.declare_ready(ctx, best_tile, best_est):
             return ready
         return discards[best_tile]
+
+    def _lone_draw(self, obs: Observation, options: Sequence[Action]) -> Action | None:
+        """The discard of the drawn tile when :attr:`throw_lone_draw` applies
+        (every option a discard, the drawn tile touching nothing, the
+        opponent not declared), else ``None``."""
+        x = obs.drawn
+        if x is None or obs.opp_ready or ev.keep_value(obs.hand, x, obs.wild) != 0:
+            return None
+        lone: Action | None = None
+        for a in options:
+            if not isinstance(a, Discard):
+                return None  # a kong, 报听 or 换牌 is on offer: rank them
+            if a.tile.index == x:
+                lone = a
+        return lone
 
     def declare_ready(self, ctx: ev.Context, tile: int, est: ev.Estimate) -> bool:
         """Whether to 报听 with the discard ``tile`` (issue 5: "when tenpai with
