@@ -17,6 +17,7 @@ from accounts.models import Profile
 from . import selectors
 from .display.names import bot_name, fan_name
 from .models import HandRecord
+from .presenters.settlement import total_fan
 
 KIND_LABELS = {
     "hand_started": gettext_lazy("开局"),
@@ -117,7 +118,8 @@ def _note(
     if kind == "hand_ended":
         if data.get("winner") is None:
             return _("流局")
-        return _("和牌 %(fan)s 番") % {"fan": data.get("fan_total", 0)}
+        fan = total_fan(data.get("settlement") or {}, data)
+        return _("和牌 %(fan)s 番") % {"fan": fan}
     return ""
 
 
@@ -129,7 +131,9 @@ def record_context(record: HandRecord) -> dict[str, Any]:
     [{seq, at (seconds since the first event), kind, label, seat, who, tiles,
     note}], ``hands`` [{nickname, tiles, melds, flowers}] (both hands at the
     end; ``flowers`` are the seat's 花牌 set aside by its ``flower`` events),
-    ``result`` (the engine's result dict), ``settlement``.
+    ``result`` (the engine's result dict), ``settlement``, ``total_fan``
+    (总番数: the settlement's total after the doubling shares, not the
+    scorer's 番种合计).
     """
     log = selectors.hand_log(record)
     names: dict[int, str] = {}
@@ -178,13 +182,16 @@ def record_context(record: HandRecord) -> dict[str, Any]:
                         "flowers": list(flowers[s]),
                     }
                 )
+    result = record.result or {}
+    settlement = record.settlement or result.get("settlement")
     return {
         "record": record,
         "players": [{"seat": s, "nickname": names[s]} for s in (0, 1)],
         "rows": rows,
         "hands": hands,
-        "result": record.result or {},
-        "settlement": record.settlement or (record.result or {}).get("settlement"),
+        "result": result,
+        "settlement": settlement,
+        "total_fan": total_fan(settlement or {}, result),
     }
 
 

@@ -23,6 +23,7 @@ from games.engine.hand import TASK_FANS
 from games.engine.review import ReviewedDecision
 from games.engine.wall import wall_tiles
 from games.presenters import WIND_ZH, settlement_view
+from games.presenters.settlement import total_fan
 from games.record import _task_text
 from games.rules.rulesets import get as get_ruleset
 from games.rules.tiles import ALL_TILES
@@ -143,7 +144,10 @@ def caption(replay: Replay, step: Step) -> str:
             _("%(who)s 自摸，%(fan)s 番")
             if d.get("self_drawn")
             else _("%(who)s 和牌，%(fan)s 番")
-        ) % {"who": _name(replay, winner), "fan": d.get("fan_total", 0)}
+        ) % {
+            "who": _name(replay, winner),
+            "fan": total_fan(d.get("settlement") or {}, d),
+        }
     return kind
 
 

@@ -256,3 +256,26 @@ def test_english_rated_practice_settlement_fits_a_phone(live, browser, width):
     assert "counts for your rating" in note
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     bctx.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_a_focused_settlement_link_is_not_under_the_sticky_bar(live, browser, size):
+    """Fresh tester (stop 28): with five or more fan rows at 1280×800, 回放本盘
+    and 离开，回到大厅 sat under the sticky 继续/分组 bar, and moving to them
+    (Tab, a click that scrolls them in) left them there.  The settlement keeps
+    the bar's height free at the bottom when it scrolls something into view."""
+    fan = {"id": "FLOWER_TILES", "zh": "花牌", "en": "Flower Tiles", "points": 1}
+    fans = [dict(fan, id=f"F{i}", count=1) for i in range(7)]
+    st = settlement(fans=fans, record_url="/hands/99/")
+    ctx = context(phase="ended", my_turn=False, settlement=st)
+    bctx, page = _page(live, browser, size, ctx, "zh-hans")
+    for testid in ("replay-link", "leave-link", "report"):
+        target = page.locator(f"[data-testid={testid}]")
+        target.focus()
+        box = target.bounding_box()
+        bar = page.locator(".mj-settle-actions").bounding_box()
+        assert box is not None and bar is not None
+        page.screenshot(path=f"{SHOTS}/settle-focus-{testid}-{size[0]}.png")
+        assert box["y"] + box["height"] <= bar["y"] + 0.5, (testid, box, bar)
+        assert box["y"] >= 0, (testid, box)
+    bctx.close()
