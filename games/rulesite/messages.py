@@ -27,9 +27,13 @@ def explain(error: CalcError) -> str:
         if error.position is not None:
             return _(
                 "记法有误：第 %(n)s 个字符看不懂。"
-                "牌写作 1-9 加 m（万）p（筒）s（条）z（字）f（花）。"
+                "牌写作 1-9 加 m（万）p（筒）s（条），"
+                "1-7 加 z（东南西北白发中），1-8 加 f（花）。"
             ) % {"n": error.position + 1}
-        return _("记法有误。牌写作 1-9 加 m（万）p（筒）s（条）z（字）f（花）。")
+        return _(
+            "记法有误。牌写作 1-9 加 m（万）p（筒）s（条），"
+            "1-7 加 z（东南西北白发中），1-8 加 f（花）。"
+        )
     if c is ErrorCode.BAD_MELD:
         return _(
             "方括号里要是一副牌：吃（如 [123s]）、碰（[777z]）"

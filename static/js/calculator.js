@@ -57,7 +57,8 @@
   });
 
   // the palette greys out the tiles a click would take past 4 copies in the
-  // chosen mode (碰 adds 3, 杠 4, 吃 one of each of three): #calc-out's
+  // chosen mode (碰 adds 3, 杠 4, 吃 one of each of three; 吃 greys the
+  // tiles no chow starts at too: 8, 9 and the honours): #calc-out's
   // data-counts, sent with every answer, holds the copies in the hand; the
   // server refuses such a click anyway (builder.apply_edit), this only spares
   // the round trip.  A click on a greyed tile goes nowhere.
@@ -67,7 +68,7 @@
     var suit = tile.charAt(1), rank = parseInt(tile.charAt(0), 10);
     if (suit === "f") return [];
     if (mode === "chi") {
-      if (suit === "z" || rank > 7) return [];
+      if (suit === "z" || rank > 7) return [[tile, 5]];  // refused (chi_range)
       return [[tile, 1], [(rank + 1) + suit, 1], [(rank + 2) + suit, 1]];
     }
     return [[tile, ADDS[mode] || 1]];

@@ -432,7 +432,8 @@ def test_a_meld_click_that_would_make_a_fifth_copy_is_greyed_out(live, browser):
     """Polish (item 1): with 22p in the hand, 碰 on 2p made [222p]22p, five
     2p, and an error in place of the answer.  In 碰 mode 2p is greyed out (2 +
     3 > 4) and a click adds nothing; in 手牌 mode it is back; 杠 greys a tile
-    held once; 吃 from 1p greys when the hand has four 2p."""
+    held once; 吃 from 1p greys when the hand has four 2p, and 吃 greys 8, 9 and
+    the honours, where no chow starts (the server refused them after the click)."""
     page = browser.new_page(viewport=DESKTOP)
     page.goto(f"{live.url}/calculator/?ruleset=mcr&hand=22p5m2222s")
     palette = page.locator('[data-testid="calc-palette"]')
@@ -452,6 +453,12 @@ def test_a_meld_click_that_would_make_a_fifth_copy_is_greyed_out(live, browser):
     assert greyed("5m") and greyed("2p") and not greyed("6m")
     page.locator('label.seg-item:has(input[value="chi"])').click()
     assert greyed("1s") and greyed("2s") and not greyed("3s") and not greyed("1p")
+    # no chow starts at an 8, a 9 or an honour (the server refuses: chi_range)
+    assert greyed("8m") and greyed("9p") and greyed("1z") and greyed("7z")
+    assert not greyed("7m") and not greyed("1f")  # a flower is a flower in any mode
+    palette.locator('[data-tile="8m"]').click(force=True)
+    page.wait_for_timeout(600)  # an answer would land here
+    assert notation.input_value() == "22p5m2222s"
     page.locator('label.seg-item:has(input[value="hand"])').click()
     assert not greyed("2p") and greyed("2s")
     page.locator('label.seg-item:has(input[value="pung"])').click()

@@ -276,6 +276,9 @@ def test_situation_errors_are_in_the_pages_language(client, query, zh, en):
         ("123m*", "* 紧跟在暗杠的 ] 后面", "right after the ]"),
         ("123m+1f+2f", "只能有一个 +", "only one +"),
         ("123x", "第 4 个字符看不懂", "character 4"),
+        # the ranges each suit has: "1-9 加 … f（花）" read as if 9f were a tile
+        ("1112345678999m5m+9f", "1-8 加 f（花）", "1-8 followed by f"),
+        ("1112345678999m8z", "1-7 加 z（东南西北白发中）", "1-7 followed by z"),
     ],
 )
 def test_notation_errors_say_what_is_wrong(client, hand, zh, en):
