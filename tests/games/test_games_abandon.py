@@ -60,17 +60,11 @@ def _to_last_move(table: Table, users: dict[int, object]) -> dict:
                 table_continue(user=user, table_id=table.pk)
             continue
         hand = load_hand(table.hand, seq=table.seq)
-        if not any(hand.state.pending):
-            print(
-                "NONE",
-                table.status,
-                hand.ended,
-                hand.state.deadline,
-                time.time(),
-                [e.kind for e in hand.events][-5:],
-                table.veil,
-            )
-            raise AssertionError
+        assert any(hand.state.pending), (
+            f"nobody to move: status {table.status}, ended {hand.ended},"
+            f" deadline {hand.state.deadline},"
+            f" last {[e.kind for e in hand.events][-5:]}"
+        )
         seat = next(s for s in (0, 1) if hand.state.pending[s])
         action = choose(hand, seat)
         if rng.random() < 0.1:
