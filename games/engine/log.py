@@ -89,6 +89,7 @@ class HandLog(HandRules):
         self.shuffle = 1  # the wall's shuffle version (games.engine.wall; new())
         self._clock_from: float | None = None  # see _prompt
         self._shanten_memo: dict[tuple[int, ...], int] = {}  # see HandRules
+        self._complete_memo: dict[tuple[int, ...], bool] = {}  # see HandRules
         self._legal_memo: dict[tuple[object, ...], list[Action]] = {}
         self._scored = _Scored(ruleset)
 

@@ -39,6 +39,7 @@ class HandRules:
     ruleset: RuleSet
     state: HandState
     _shanten_memo: dict[tuple[int, ...], int]
+    _complete_memo: dict[tuple[int, ...], bool]
     _legal_memo: dict[tuple[object, ...], list[Action]]
     _scored: Callable[
         [tuple[int, ...], tuple[Meld, ...], WinSituation], analysis.ScoreLike
@@ -72,6 +73,21 @@ class HandRules:
         got = memo.get(key)
         if got is None:
             got = analysis.hand_shanten(counts, melds, self.state.wild, self.ruleset)
+            if len(memo) >= 512:
+                memo.clear()
+            memo[key] = got
+        return got
+
+    def _complete(self, counts: list[int], melds: int) -> bool:
+        """Whether 14−3m concealed ``counts`` with ``melds`` melds complete an
+        allowed shape, memoised per hand like :meth:`_shanten_of` (the note
+        of a win short of the minimum, the win option and the timeout's
+        default ask about the same completed hand in turn)."""
+        memo = self._complete_memo
+        key = (*counts, melds)
+        got = memo.get(key)
+        if got is None:
+            got = analysis.shape_complete(counts, melds, self.state.wild, self.ruleset)
             if len(memo) >= 512:
                 memo.clear()
             memo[key] = got
@@ -137,7 +153,7 @@ class HandRules:
             if self._shanten_of(counts, n_melds) != 0:
                 return None
             counts[tile] += 1
-        if not analysis.shape_complete(counts, n_melds, s.wild, rs):
+        if not self._complete(counts, n_melds):
             return None
         other = 1 - seat
         visible = self._visible_count(tile, seat)
