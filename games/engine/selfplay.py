@@ -103,7 +103,8 @@ def play_hand(
         if steps > 2000:
             raise RuntimeError("hand did not end after 2000 actions")
         s = hand.state
-        seat = next((i for i in (0, 1) if s.pending[i]), None)
+        pending = s.pending
+        seat = 0 if pending[0] else 1 if pending[1] else None
         action: Action | None
         roll = rng.random()
         if seat is None:

@@ -75,7 +75,8 @@ def check_tiles(
         and s.win_tile in allowed
         and allowed.issuperset(s.flowers)
         and allowed.issuperset(s.bonus_tiles)
-        and all(allowed.issuperset(m.tiles) for m in melds)
+        # no generator for the usual hand without melds
+        and (not melds or all(allowed.issuperset(m.tiles) for m in melds))
         and (
             s.wild is None
             or (

@@ -305,18 +305,23 @@ def observation_from_hand(hand: Hand, seat: int) -> Observation:
     if s.ready[other]:
         ready_at = int(s.ready_pool[other])
     drawn = s.drawn[seat]
+    # most decisions are made without melds: no generator for them
+    mine = s.melds[seat]
+    theirs = s.melds[other]
     return Observation(
         ruleset=get_ruleset(s.ruleset),
         seat=seat,
         hand=tuple(s.concealed[seat]),
         drawn=None if ended else drawn,
-        melds=tuple(_face_meld(m) for m in s.melds[seat]),
+        melds=tuple(map(_face_meld, mine)) if mine else (),
         opp_melds=tuple(
             _face_meld(m)
-            for m in s.melds[other]
+            for m in theirs
             if ended or m.kind is not MeldKind.CONCEALED_KONG
-        ),
-        opp_meld_count=len(s.melds[other]),
+        )
+        if theirs
+        else (),
+        opp_meld_count=len(theirs),
         discards=tuple(s.discards[seat]),
         opp_discards=tuple(s.discards[other]),
         opp_ready_index=ready_at,

@@ -17,6 +17,7 @@ from ...rules.rulesets import RuleSet
 from ...rules.situation import WinSituation
 from ...rules.tiles import Tile
 from ...rules.wild_scoring import WHITE, split_counts
+from ..analysis import score_result
 
 if TYPE_CHECKING:
     from .evaluate import Context
@@ -52,8 +53,6 @@ def _engine_score(
 ) -> tuple[ScoredWin, int]:
     """:func:`engine_scorer`'s result and the fan the hand counts toward the
     rule set's minimum (``minimum_total``, known for a win that falls short)."""
-    from ..analysis import score_result
-
     result = score_result(counts, melds, situation, ruleset)
     if not result.win:
         return NO_WIN, result.minimum_total
