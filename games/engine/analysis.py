@@ -17,7 +17,7 @@ from ..rules.melds import Meld
 from ..rules.rulesets.base import RuleSet
 from ..rules.shanten import deficiency_each, shanten
 from ..rules.situation import WinSituation
-from ..rules.tiles import ALL_TILES
+from ..rules.tiles import from_counts
 from ..rules.waits import is_winning, waits
 from ..rules.wild_scoring import split_counts
 
@@ -119,8 +119,18 @@ def score_result(
     """
     c = list(counts)
     c[situation.win_tile.index] -= 1
-    tiles = [ALL_TILES[i] for i, n in enumerate(c) for _ in range(n)]
-    return score_hand(tiles, list(melds), situation, ruleset).result
+    return score_standing(c, melds, situation, ruleset)
+
+
+def score_standing(
+    standing: Sequence[int],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> ScoreLike:
+    """:func:`score_result` of the 13−3m standing tiles ``standing``, the
+    counts without the winning tile (``situation.win_tile``)."""
+    return score_hand(from_counts(standing), list(melds), situation, ruleset).result
 
 
 def score_frozen(

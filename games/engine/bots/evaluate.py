@@ -325,8 +325,11 @@ def _later_steps(
 
 def _all_concealed(melds: Sequence[Meld]) -> bool:
     """Whether every declared meld is a concealed kong (不求人/门前清 stay)."""
-    # no melds (most calls): no generator to build; this runs every estimate
-    return not melds or all(m.kind is MeldKind.CONCEALED_KONG for m in melds)
+    # a loop, not all() over a generator: this runs on every estimate
+    for m in melds:  # noqa: SIM110
+        if m.kind is not MeldKind.CONCEALED_KONG:
+            return False
+    return True
 
 
 def _tenpai_estimate(

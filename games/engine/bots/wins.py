@@ -17,7 +17,7 @@ from ...rules.rulesets import RuleSet
 from ...rules.situation import WinSituation
 from ...rules.tiles import Tile
 from ...rules.wild_scoring import WHITE, split_counts
-from ..analysis import score_result
+from ..analysis import ScoreLike, score_result, score_standing
 
 if TYPE_CHECKING:
     from .evaluate import Context
@@ -53,7 +53,11 @@ def _engine_score(
 ) -> tuple[ScoredWin, int]:
     """:func:`engine_scorer`'s result and the fan the hand counts toward the
     rule set's minimum (``minimum_total``, known for a win that falls short)."""
-    result = score_result(counts, melds, situation, ruleset)
+    return _outcome(score_result(counts, melds, situation, ruleset))
+
+
+def _outcome(result: ScoreLike) -> tuple[ScoredWin, int]:
+    """:func:`_engine_score` from the scorer's ``result``."""
     if not result.win:
         return NO_WIN, result.minimum_total
     ids = frozenset(f.id for f in result.fans if f.counted)
@@ -176,8 +180,6 @@ def scored_win(
     if self_drawn and _self_draw_short(ctx, counts, melds, tile, key):
         ctx.cache[key] = NO_WIN
         return NO_WIN
-    full = list(counts)
-    full[tile] += 1
     situation = _situation(
         tile,
         self_drawn,
@@ -190,10 +192,14 @@ def scored_win(
     )
     try:
         if ctx.scorer is engine_scorer:
-            got, short = _engine_score(full, melds, situation, obs.ruleset)
+            # ``counts`` are the standing tiles the scorer takes: no copy
+            # with the winning tile added and taken out again
+            got, short = _outcome(score_standing(counts, melds, situation, obs.ruleset))
             if not self_drawn and not got[0]:
                 ctx.cache[(_SHORT, key)] = (short, frozenset())
         else:
+            full = list(counts)
+            full[tile] += 1
             got = ctx.scorer(full, melds, situation, obs.ruleset)
     except (ValueError, KeyError):
         got = NO_WIN
