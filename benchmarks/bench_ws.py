@@ -35,7 +35,10 @@ a bare Channels consumer on the same Daphne processes and channel layer that
 answers every message with one ~5 KB frame to each seat (the stack's own
 cost, issue 15's yardstick); ``--server both --runs 5 --tables 50,100,200``
 alternates the two servers run by run (table, bare, bare, table, ...) at each
-size and prints one JSON line per run.  ``infra_cpu_s`` is the CPU of the benchmark
+size and prints one JSON line per run.  ``daphne_loop_cpu_s`` is the part of
+each Daphne's CPU spent on its event-loop thread (the rest is its worker
+threads': the services and renders run there), ``frame_chars_mean`` the mean
+size of a frame message.  ``infra_cpu_s`` is the CPU of the benchmark
 database's PostgreSQL backends and of Redis over the run (Redis is shared:
 other work on the machine shows up there, and in ``load_average``).
 
@@ -222,6 +225,7 @@ class Stats:
         self.latencies: list[float] = []
         self.actions = 0
         self.frames = 0
+        self.frame_chars = 0
         self.refusals = 0
         self.hands = 0
         self.errors: list[str] = []
@@ -336,6 +340,7 @@ async def table_clients(
                         stats.refusal_samples.append(re.sub(r"<[^>]+>", "", msg))
                 continue
             stats.frames += 1
+            stats.frame_chars += len(msg)
             seq = int(m.group(1))
             now = time.perf_counter()
             for item in list(pending):
@@ -434,15 +439,35 @@ def _close_connection() -> None:
     connection.close()
 
 
+def _stat_cpu(path: str) -> float:
+    """CPU time (user + system, s) of the process or thread whose
+    ``/proc/.../stat`` is ``path``."""
+    fields = Path(path).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(cluster) -> dict[str, float]:
     """CPU time (user + system, s) used so far by each cluster process."""
-    tick = os.sysconf("SC_CLK_TCK")
     out = {}
     for log, proc in zip(cluster.logs, cluster.procs, strict=True):
         try:
-            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1]
-            parts = fields.split()
-            out[log.stem] = (int(parts[11]) + int(parts[12])) / tick
+            out[log.stem] = _stat_cpu(f"/proc/{proc.pid}/stat")
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
+def loop_cpu_seconds(cluster) -> dict[str, float]:
+    """CPU time (s) used so far by each Daphne process's main thread, the
+    one that runs its event loop (Twisted on asyncio: websocket frames, the
+    channel layer, the consumers' async code); the rest of a process's CPU
+    is its worker threads' (``sync_to_async``: the services, the renders)."""
+    out = {}
+    for log, proc in zip(cluster.logs, cluster.procs, strict=True):
+        if not log.stem.startswith("daphne"):
+            continue
+        try:
+            out[log.stem] = _stat_cpu(f"/proc/{proc.pid}/task/{proc.pid}/stat")
         except (OSError, IndexError, ValueError):
             continue
     return out
@@ -493,12 +518,15 @@ def run_once(args, env: dict[str, str], server: str, n_tables: int) -> dict:
     stats = Stats()
     cpu_before: dict[str, float] = {}
     cpu_after: dict[str, float] = {}
+    loop_before: dict[str, float] = {}
+    loop_after: dict[str, float] = {}
     client_cpu = 0.0
     infra = 0.0
     run_args = argparse.Namespace(**{**vars(args), "tables": n_tables})
     try:
         cluster.start()
         cpu_before = cpu_seconds(cluster)
+        loop_before = loop_cpu_seconds(cluster)
         database = args.database_url.rsplit("/", 1)[1]
         infra_before = infra_cpu(database)
         client_before = time.process_time()
@@ -508,9 +536,11 @@ def run_once(args, env: dict[str, str], server: str, n_tables: int) -> dict:
         client_cpu = time.process_time() - client_before - stats.pairing_cpu
         infra = infra_cpu(database) - infra_before
         cpu_after = cpu_seconds(cluster)
+        loop_after = loop_cpu_seconds(cluster)
     finally:
         cluster.stop()
     cpu = {k: round(cpu_after[k] - cpu_before.get(k, 0.0), 1) for k in cpu_after}
+    loop = {k: round(loop_after[k] - loop_before.get(k, 0.0), 1) for k in loop_after}
     lat = sorted(x * 1000 for x in stats.latencies)
 
     def pct(p: float) -> float | None:
@@ -548,6 +578,9 @@ def run_once(args, env: dict[str, str], server: str, n_tables: int) -> dict:
             if stats.actions
             else None
         ),
+        # of server_cpu_s, each Daphne's event-loop thread (the rest of its
+        # CPU is its worker threads')
+        "daphne_loop_cpu_s": loop,
         "infra_cpu_s": round(infra, 1),
         "server_and_infra_cpu_ms_per_action": (
             round(1000 * (sum(cpu.values()) + infra) / stats.actions, 1)
@@ -563,6 +596,11 @@ def run_once(args, env: dict[str, str], server: str, n_tables: int) -> dict:
         "pairing_cpu_s": round(stats.pairing_cpu, 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "frames": stats.frames,
+        # mean characters of a frame message (a whole frame or the fragments
+        # that changed)
+        "frame_chars_mean": (
+            round(stats.frame_chars / stats.frames) if stats.frames else None
+        ),
         # measured actions whose opponent frame the claim veil held back
         "veiled": stats.veiled,
         "refusals": stats.refusals,
