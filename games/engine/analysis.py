@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..rules.api import score_hand
+from ..rules.api import score_counts
 from ..rules.fans.base import FanLine
 from ..rules.melds import Meld
 from ..rules.rulesets.base import RuleSet
 from ..rules.shanten import deficiency_each, shanten
 from ..rules.situation import WinSituation
-from ..rules.tiles import from_counts
 from ..rules.waits import is_winning, waits
 from ..rules.wild_scoring import split_counts
 
@@ -130,7 +129,7 @@ def score_standing(
 ) -> ScoreLike:
     """:func:`score_result` of the 13−3m standing tiles ``standing``, the
     counts without the winning tile (``situation.win_tile``)."""
-    return score_hand(from_counts(standing), list(melds), situation, ruleset).result
+    return score_counts(standing, melds, situation, ruleset)
 
 
 def score_frozen(

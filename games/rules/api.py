@@ -19,8 +19,8 @@ from .melds import Meld
 from .rulesets.base import RuleSet, System
 from .scoring import ScoreResult, score
 from .situation import WinSituation
-from .tiles import Tile, format_tiles
-from .wild_scoring import score_wild
+from .tiles import NUM_KINDS, Tile, format_tiles, from_counts
+from .wild_scoring import score_wild, score_wild_counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,4 +152,47 @@ def score_hand(
     return ScoreOutcome(score(concealed, melds, situation, ruleset))
 
 
-__all__ = ["ScoreOutcome", "check_flags", "check_tiles", "score_hand"]
+def score_counts(
+    standing: Sequence[int],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> ScoreResult:
+    """``score_hand(...).result`` of a hand whose standing tiles (without
+    the winning tile ``situation.win_tile``) are given as 34 counts.
+
+    The same result and errors as :func:`score_hand` of those tiles;
+    cheaper for the callers that hold counts (the engine, the bots).  When
+    the rule set's wall holds every kind and the situation names no flower
+    or bonus tile (mcr, liangren, youxi), every tile of the hand and its
+    melds is in the wall and :func:`check_tiles` is left out; a 财神 hand is
+    scored from its counts (:func:`~games.rules.wild_scoring.score_wild_counts`).
+
+    Raises:
+        InvalidHandError: as :func:`score_hand`.
+    """
+    s = situation
+    if (
+        len(ruleset.kind_indices) == NUM_KINDS
+        and s.win_tile.index < NUM_KINDS
+        and not s.flowers
+        and not s.bonus_tiles
+        and (
+            s.wild is None
+            or (s.wild.index < NUM_KINDS and System.WILD in ruleset.systems)
+        )
+    ):
+        check_flags(s, melds)
+        if s.wild is not None:
+            return score_wild_counts(standing, melds, s, ruleset).result
+        return score(from_counts(standing), melds, s, ruleset)
+    return score_hand(from_counts(standing), list(melds), s, ruleset).result
+
+
+__all__ = [
+    "ScoreOutcome",
+    "check_flags",
+    "check_tiles",
+    "score_counts",
+    "score_hand",
+]

@@ -41,7 +41,7 @@ from .scoring import NOT_COMPLETE_RESULT, ScoreResult, score
 from .shanten import Shape, kinds_below
 from .situation import WinSituation
 from .tiles import NUM_KINDS, Tile, from_counts
-from .waits import waits
+from .waits import checked_waits, waits
 
 if TYPE_CHECKING:
     from .rulesets.base import RuleSet
@@ -145,19 +145,28 @@ def _enumerate(
     """:func:`wild_assignments` with the rule set read as the kinds a wild
     may stand for (``allowed``) and its ``shapes``."""
     work = list(counts)
+    checked = False
 
     def rec(start: int, left: int) -> Iterator[tuple[int, ...]]:
+        nonlocal checked
         if left == 0:
             yield ()
             return
         # complete with the other left - 1 wilds: a deficiency below left;
         # for the last wild these are the natural hand's waits (sorted),
         # which the per-suit tables give faster than a test per kind (same
-        # kinds)
+        # kinds).  The first hand asked about is checked (waits raises what
+        # check_hand raises); the others differ from it only by kinds kept
+        # at most four, with the same total, so they pass the same check.
         if left == 1:
+            if checked:
+                found = checked_waits(tuple(work), melds, 0, shapes)
+            else:
+                found = waits(work, melds=melds, shapes=shapes)
+                checked = True
             fits = [
                 k
-                for k in waits(work, melds=melds, shapes=shapes)
+                for k in found
                 if k >= start and k in allowed and work[k] + fixed[k] < 4
             ]
         else:
@@ -270,6 +279,42 @@ def score_wild(
     wild = situation.wild
     if wild is None or wild.is_flower:
         raise InvalidHandError("score_wild needs situation.wild, a playing tile")
+    _check_claimed(melds, wild)
+    counts, wilds = split_wilds([*concealed, situation.win_tile], wild)
+    return _score_split(counts, wilds, len(concealed), melds, situation, ruleset)
+
+
+def score_wild_counts(
+    standing: Sequence[int],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> WildScore:
+    """:func:`score_wild` of a hand whose standing tiles (without the
+    winning tile ``situation.win_tile``) are given as 34 counts: the same
+    result and errors, without building the tiles and counting them again
+    (the engine and the bots hold counts).
+
+    Raises:
+        InvalidHandError: as :func:`score_wild`.
+    """
+    wild = situation.wild
+    if wild is None or wild.is_flower:
+        raise InvalidHandError("score_wild needs situation.wild, a playing tile")
+    _check_claimed(melds, wild)
+    faces, wilds = split_counts(standing, wild.index)
+    win = situation.win_tile
+    if win.is_flower:
+        raise InvalidHandError(f"flower {win} cannot stand in a hand")
+    if win.index == wild.index:
+        wilds += 1
+    else:
+        faces[face(win, wild).index] += 1
+    return _score_split(faces, wilds, sum(standing), melds, situation, ruleset)
+
+
+def _check_claimed(melds: Sequence[Meld], wild: Tile) -> None:
+    """Refuse a claimed meld holding the wild kind (:func:`score_wild`)."""
     wi = wild.index
     for m in melds:
         if not m.is_concealed and any(t.index == wi for t in m.tiles):
@@ -277,18 +322,33 @@ def score_wild(
                 f"{m}: 财神 {wild} cannot be in a claimed meld (seed 002: "
                 "财神不能在游戏过程中出掉或用于吃牌)"
             )
+
+
+def _score_split(
+    counts: list[int],
+    wilds: int,
+    n_concealed: int,
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> WildScore:
+    """:func:`score_wild` from the split counts (:func:`split_counts`) of the
+    concealed tiles and the winning tile, ``n_concealed`` the concealed
+    tiles without the winning tile (for the error message)."""
+    wild = situation.wild
+    assert wild is not None  # checked by both callers
+    wi = wild.index
     faced = meld_faces(melds, wild)
     fixed = [0] * NUM_KINDS
     for m in faced:
         for t in m.tiles:
             fixed[t.index] += 1
     win = situation.win_tile
-    counts, wilds = split_wilds([*concealed, win], wild)
     need = 14 - 3 * len(melds)
     if sum(counts) + wilds != need:
         raise InvalidHandError(
             f"with {len(melds)} meld(s) the concealed tiles must be {need - 1}"
-            f" (without the winning tile), got {len(concealed)}"
+            f" (without the winning tile), got {n_concealed}"
         )
     win_is_wild = win.index == wi
     win_face = face(win, wild).index
@@ -357,6 +417,7 @@ __all__ = [
     "face",
     "meld_faces",
     "score_wild",
+    "score_wild_counts",
     "split_counts",
     "split_wilds",
     "wild_assignments",

@@ -1,0 +1,111 @@
+"""``score_counts`` (standing tiles as counts) against ``score_hand`` (as tiles).
+
+The engine and the bots score hands they hold as 34 counts; issue 15 gave
+them :func:`games.rules.api.score_counts`, which leaves out the tile
+checks a wall of every kind makes moot and scores a 财神 hand from its
+counts.  It must give what :func:`games.rules.api.score_hand` gives for the
+same hand: the same result, or the same error.  Hands here are random
+waiting hands completed by each of their waits (wins, hands below the
+minimum, formal waits on a fifth copy), with and without claimed melds,
+a 财神 kind and a self-draw.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.rules import rulesets
+from games.rules.api import score_counts, score_hand
+from games.rules.errors import InvalidHandError
+from games.rules.melds import Meld, MeldKind
+from games.rules.situation import EAST, WEST, WinSituation
+from games.rules.tiles import ALL_TILES, NUM_KINDS, Tile
+from games.rules.waits import waits
+from games.rules.wild_scoring import split_counts
+
+
+def _hands(
+    rng: random.Random, wild: int | None, n: int
+) -> list[tuple[list[int], list[Meld]]]:
+    """``n`` hands of 13 - 3m tiles (counts, melds): a complete hand of
+    random sets less one tile, some of its tiles then made the 财神 kind."""
+    out: list[tuple[list[int], list[Meld]]] = []
+    while len(out) < n:
+        c = [0] * NUM_KINDS
+        melds: list[Meld] = []
+        n_melds = rng.choice((0, 0, 1, 2))
+        sets = []
+        for _ in range(4):
+            if rng.random() < 0.5:
+                k = rng.randrange(NUM_KINDS)
+                sets.append([k] * 3)
+            else:
+                k = rng.randrange(3) * 9 + rng.randrange(7)
+                sets.append([k, k + 1, k + 2])
+        pair = rng.randrange(NUM_KINDS)
+        for i, ks in enumerate(sets):
+            if i < n_melds and ks[0] == ks[1] and ks[0] != wild:
+                t = ALL_TILES[ks[0]]
+                melds.append(Meld(MeldKind.PUNG, (t, t, t), t))
+                c[ks[0]] += 3  # counted for the check below, taken out after
+                continue
+            for k in ks:
+                c[k] += 1
+        c[pair] += 2
+        if max(c) > 4 or (wild is not None and c[wild] > 2):
+            continue
+        for m in melds:
+            c[m.first.index] -= 3
+        held = [k for k in range(NUM_KINDS) for _ in range(c[k])]
+        c[rng.choice(held)] -= 1
+        if wild is not None:
+            for _ in range(rng.choice((0, 1, 1, 2))):
+                held = [k for k in range(NUM_KINDS) if c[k] and k != wild]
+                k = rng.choice(held)
+                if c[wild] < 4:
+                    c[k] -= 1
+                    c[wild] += 1
+        out.append((c, melds))
+    return out
+
+
+def _outcome(f, *args):  # type: ignore[no-untyped-def]
+    try:
+        r = f(*args)
+    except InvalidHandError as exc:
+        return ("error", str(exc))
+    r = getattr(r, "result", r)
+    return (r.win, r.total, r.fans, r.not_counted, r.minimum_total, r.shape, r.code)
+
+
+@pytest.mark.parametrize("name", ["liangren", "youxi", "mcr", "erren"])
+def test_score_counts_equals_score_hand(name: str) -> None:
+    rs = rulesets.get(name)
+    rng = random.Random(15)
+    kinds = sorted(rs.kind_indices)
+    compared = wins = 0
+    for _ in range(150):
+        wild = rng.choice(kinds) if rs.name == "liangren" else None
+        for c, melds in _hands(rng, wild, 1):
+            faces, wilds = split_counts(c, wild)
+            tried = waits(faces, melds=len(melds), wilds=wilds) or kinds[:3]
+            for k in tried:
+                if k not in rs.kind_indices:
+                    continue
+                for drawn in (False, True):
+                    sit = WinSituation(
+                        win_tile=Tile(k),
+                        self_drawn=drawn,
+                        seat_wind=rng.choice((EAST, WEST)),
+                        round_wind=EAST,
+                        wild=None if wild is None else Tile(wild),
+                    )
+                    tiles = [ALL_TILES[i] for i, n in enumerate(c) for _ in range(n)]
+                    want = _outcome(score_hand, tiles, melds, sit, rs)
+                    got = _outcome(score_counts, c, tuple(melds), sit, rs)
+                    assert got == want, (name, c, melds, sit)
+                    compared += 1
+                    wins += want[0] is True
+    assert compared > 200 and wins > 5
