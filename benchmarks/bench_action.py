@@ -5,7 +5,13 @@ websocket path does — ``games.services.table_act`` for the seat to move, then
 each seat's frame rendered as its consumer renders it
 (``TableConsumer._render_state``) — and prints one JSON line: actions, CPU
 milliseconds per action (apply; render of the actor's frame; render of the
-opponent's frame) and SQL queries per action for each part.
+opponent's frame) and SQL queries per action for each part, and the CPU
+milliseconds per action of the PostgreSQL backend serving it (its
+``/proc`` entry, when the server runs on this machine: the three parts and
+the hands' settling between them).  Queries are counted with
+``connection.execute_wrapper``, not ``CaptureQueriesContext``: logging
+queries would turn off the live table's server-bound, prepared statements
+(games.services.rows.prepared_cursor) and measure another path.
 
 Every action and every frame loads its hand from the hand's snapshot row and
 its log (games.services.hands: no process keeps a hand), so both renders do
@@ -51,6 +57,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--profile", action="store_true", help="print cProfile top 25")
     p.add_argument("--bot", metavar="LEVEL", help="seat 0 plays the bot of LEVEL")
     p.add_argument(
+        "--show-queries",
+        action="store_true",
+        help="print how often each statement ran (first 80 characters)",
+    )
+    p.add_argument(
         "--database-url",
         default=os.environ.get(
             "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mahjong_bench"
@@ -88,6 +99,21 @@ def prepare(url: str) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
+def backend_cpu(connection) -> float | None:  # type: ignore[no-untyped-def]
+    """CPU seconds the PostgreSQL backend of ``connection`` has used (its
+    ``/proc`` entry: the server must run on this machine), or None."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # utime and stime, fields 14 and 15 of proc(5), in clock ticks
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Part:
     """CPU seconds and query count of one part of the work."""
 
@@ -100,7 +126,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     prepare(args.database_url)
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
     from accounts.services import profile_create
@@ -137,12 +162,25 @@ def main(argv: list[str] | None = None) -> int:
         consumers.append(c)
     parts = {"apply": Part(), "render_actor": Part(), "render_opponent": Part()}
 
+    counted = [0]
+    statements: list[str] = []
+
+    def count(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        counted[0] += 1
+        if args.show_queries:
+            statements.append(sql)
+        return execute(sql, params, many, context)
+
     def timed(part: str, fn):  # type: ignore[no-untyped-def]
-        with CaptureQueriesContext(connection) as q:
+        # counted by an execute wrapper, not CaptureQueriesContext: logging
+        # queries turns off the server-bound, prepared statements of the
+        # live table (games.services.rows.prepared_cursor)
+        before = counted[0]
+        with connection.execute_wrapper(count):
             t0 = time.thread_time()
             out = fn()
             parts[part].cpu += time.thread_time() - t0
-        parts[part].queries += len(q.captured_queries)
+        parts[part].queries += counted[0] - before
         return out
 
     def html(rendered) -> str:  # type: ignore[no-untyped-def]
@@ -151,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
 
     frames = [html(consumers[s]._render_state()) for s in seats]
     actions = hands = 0
+    db_before = backend_cpu(connection)
     profiler = cProfile.Profile(time.thread_time) if args.profile else None
     if profiler:
         profiler.enable()
@@ -179,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     if profiler:
         profiler.disable()
+    db_after = backend_cpu(connection)
     out = {
         "hands": hands,
         "actions": actions,
@@ -192,7 +232,18 @@ def main(argv: list[str] | None = None) -> int:
             k: round(p.queries / actions, 2) for k, p in parts.items()
         },
     }
+    if db_before is not None and db_after is not None:
+        # all three parts, and the hands' settling and continuing between
+        out["db_backend_cpu_ms_per_action"] = round(
+            1000 * (db_after - db_before) / actions, 2
+        )
     sys.stdout.write(json.dumps(out) + "\n")
+    if args.show_queries:
+        seen: dict[str, int] = {}
+        for sql in statements:
+            seen[sql[:80]] = seen.get(sql[:80], 0) + 1
+        for sql, n in sorted(seen.items(), key=lambda kv: -kv[1]):
+            sys.stdout.write(f"{n:6d}  {sql}\n")
     if profiler:
         buf = io.StringIO()
         pstats.Stats(profiler, stream=buf).sort_stats(
