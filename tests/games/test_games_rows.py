@@ -15,7 +15,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games.models import HandEvent, HandRecord, Match, Table
+from games.models import Due, HandEvent, HandRecord, Match, Table
 from games.services import table_continue, table_quick_match
 from games.services.hands import fetch_table
 from games.services.rows import row_update, rows_insert, table_save_changes
@@ -202,6 +202,94 @@ def test_rows_insert_writes_columns_of_nulls_through_either_cursor(alice, bob, r
     nulls = mine.filter(seat=None, public__isnull=True, action__isnull=True)
     assert nulls.count() == 4
     assert len(one) == 1 and one[0]["sql"].startswith('INSERT INTO "games_handevent"')
+
+
+def _stored_text(hand_id: int, low: int, high: int) -> list[tuple]:
+    """Each log row's columns as PostgreSQL prints what it stored (the text
+    of a jsonb or a float8 is its stored value's: equal text, equal value)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT kind, seat::text, payload::text, public::text,"
+            " visible_to::text, at::text, action::text FROM games_handevent"
+            " WHERE hand_id = %s AND seq >= %s AND seq < %s ORDER BY seq",
+            [hand_id, low, high],
+        )
+        return cursor.fetchall()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="recordset: PostgreSQL")
+def test_rows_insert_stores_what_bulk_create_stores_byte_for_byte(alice, bob, room):
+    """The log rows as one JSON parameter (``jsonb_to_recordset``) store
+    exactly what ``bulk_create``'s ``VALUES`` store, for 1, 2 and 7 rows,
+    through either cursor; the statement is the same for every number of
+    rows (prepared once) and has one parameter."""
+    table = _live(alice, bob, room)
+    hand = table.hand_id
+
+    def rows(seq: int, n: int) -> list[HandEvent]:
+        return [
+            HandEvent(
+                hand_id=hand,
+                seq=seq + i,
+                kind=("draw", "discard", "和牌")[i % 3],
+                seat=(None, 0, 1)[i % 3],
+                payload=[
+                    {
+                        "t": "5m",
+                        "n": [1, 2**40, -3],
+                        "s": '自摸\n"q"\\',
+                        "f": 0.1 + 0.2,
+                    },
+                    "just a string",
+                    7,
+                    [],
+                    {"1": None, "k": [[]], "b": False},
+                ][i % 5],
+                public=None if i % 3 else {"tile": None, "x": [True, False, 1e-7]},
+                visible_to=[0, 1][: i % 3],
+                at=1733380000.123456 + i / 7,
+                action=None if i % 2 else {"kind": "pass", "seq": i},
+            )
+            for i in range(n)
+        ]
+
+    sqls: list[tuple[str, int]] = []
+
+    def seen(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        sqls.append((sql, len(params)))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(seen):
+        for offset, n in ((0, 1), (100, 2), (200, 7)):
+            rows_insert(rows(1000 + offset, n))
+    with CaptureQueriesContext(connection) as logged:  # Django's cursor
+        rows_insert(rows(1300, 7))
+    for offset, n in ((0, 1), (100, 2), (200, 7), (300, 7)):
+        HandEvent.objects.bulk_create(rows(2000 + offset, n))
+    for offset, n in ((0, 1), (100, 2), (200, 7), (300, 7)):
+        mine = _stored_text(hand, 1000 + offset, 1100 + offset)
+        assert len(mine) == n
+        assert mine == _stored_text(hand, 2000 + offset, 2100 + offset)
+    assert len(sqls) == 3 and len({sql for sql, _ in sqls}) == 1
+    assert "jsonb_to_recordset" in sqls[0][0] and {n for _, n in sqls} == {1}
+    assert "jsonb_to_recordset" in logged[0]["sql"]
+
+
+def test_rows_insert_of_values_not_plain_json_is_a_values_list(alice, bob, room):
+    """A datetime (the clock's rows) is not plain JSON: written with
+    ``VALUES``, as ``bulk_create`` writes it."""
+    table = _live(alice, bob, room)
+    when = datetime(2026, 5, 1, 12, 30, 15, 250001, tzinfo=UTC)
+    Due.objects.filter(table=table).delete()
+    dues = [
+        Due(table=table, kind=kind, at=when, hand_id=table.hand_id, seq=3, seat=None)
+        for kind in (Due.Kind.TIMEOUT, Due.Kind.SETTLE)
+    ]
+    with CaptureQueriesContext(connection) as logged:
+        rows_insert(dues)
+    assert " VALUES " in logged[0]["sql"]
+    got = sorted(Due.objects.filter(table=table).values_list("kind", "at", "seq"))
+    assert got == [("settle", when, 3), ("timeout", when, 3)]
 
 
 def test_row_update_of_a_missing_row_fails(alice, bob, room):
