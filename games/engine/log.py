@@ -163,13 +163,15 @@ class HandLog(HandRules):
         s.phase = phase
         s.pending = [seat in seats for seat in (0, 1)]
         timers = self.ruleset.timers
-        seconds = {
-            Phase.PRE_DEAL: timers.pre_deal,
-            Phase.DOUBLE: timers.pre_deal,
-            Phase.TURN: timers.discard,
-            Phase.CLAIM: timers.claim,
-            Phase.ROB: timers.claim,
-        }[phase]
+        # an if-chain, not a dict of the five built per prompt (two a move)
+        if phase is Phase.TURN:
+            seconds = timers.discard
+        elif phase is Phase.CLAIM or phase is Phase.ROB:
+            seconds = timers.claim
+        elif phase is Phase.PRE_DEAL or phase is Phase.DOUBLE:
+            seconds = timers.pre_deal
+        else:
+            raise KeyError(phase)  # no prompt in phase ENDED
         if phase is Phase.TURN and self._clock_from is not None:
             # ``turn_from_discard`` (Hand.new): seed 000 "每次从上家打出牌後，
             # 到自己出牌的时限为15秒(包括吃牌、碰牌、补花)" — the turn after a
