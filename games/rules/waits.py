@@ -64,15 +64,7 @@ def waits(
     Raises:
         InvalidHandError: a bad count vector or a wrong tile total.
     """
-    return checked_waits(check_hand(counts, melds, wilds, (13,)), melds, wilds, shapes)
-
-
-def checked_waits(
-    t: tuple[int, ...], melds: int, wilds: int, shapes: Collection[Shape]
-) -> list[int]:
-    """:func:`waits` of counts already checked (:func:`check_hand` passed on
-    them or on counts that differ only by kinds kept at most four): the
-    wild scorer asks for the waits of many hands that differ by one tile."""
+    t = check_hand(counts, melds, wilds, (13,))
     by_shape = deficiencies(t, melds, shapes, wilds + 2)
     ready = [s for s, d in by_shape.items() if d - wilds <= 1]
     if not ready:

