@@ -43,7 +43,13 @@ from games.engine.snapshot import (
 )
 
 from ..models import HandEvent, HandRecord, HandSnapshot, Match, Room, Table
-from .rows import Writes, db_connection, prepared_cursor, row_update
+from .rows import (
+    Writes,
+    db_connection,
+    json_rows_insert,
+    prepared_cursor,
+    row_update,
+)
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +84,34 @@ def event_to_row(record: HandRecord, ev: Event) -> HandEvent:
         visible_to=sorted(ev.visible_to),
         at=ev.at,
         action=ev.action,
+    )
+
+
+def events_insert(
+    record: HandRecord, events: Sequence[Event], *, writes: Writes | None = None
+) -> None:
+    """Insert the log rows of ``events`` of ``record``: the rows
+    :func:`event_to_row` makes, written from the events' values without a
+    model instance each (games.services.rows.json_rows_insert; a move writes
+    about four).  ``writes``: queue the ``INSERT`` there."""
+    pk = record.pk
+    json_rows_insert(
+        HandEvent,
+        [
+            {
+                "hand_id": pk,
+                "seq": ev.seq,
+                "kind": ev.kind,
+                "seat": ev.seat,
+                "payload": ev.payload,
+                "public": ev.public,
+                "visible_to": sorted(ev.visible_to),
+                "at": ev.at,
+                "action": ev.action,
+            }
+            for ev in events
+        ],
+        writes=writes,
     )
 
 

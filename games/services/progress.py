@@ -18,9 +18,9 @@ from games.engine.hand import Hand
 from ..models import HandRecord, Table
 from .auto import automated_seat
 from .clock import clock_set
-from .hands import event_to_row, store_hand
+from .hands import events_insert, store_hand
 from .notify import notify_table
-from .rows import Writes, rows_insert, table_save_changes
+from .rows import Writes, table_save_changes
 from .veil import update_veil
 
 
@@ -49,7 +49,7 @@ def store_progress(
     # on PostgreSQL (games.services.rows.Writes); settling reads and writes
     # other rows, after the log and the snapshot
     writes = Writes()
-    rows_insert([event_to_row(record, e) for e in events], writes=writes)
+    events_insert(record, events, writes=writes)
     store_hand(record, hand, new=new_hand, writes=writes)
     table.seq = hand.seq
     table.deadline = None

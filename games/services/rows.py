@@ -196,28 +196,28 @@ def _insert_columns(model: type[Model]) -> list[Field[Any, Any]]:
 # rows only).  Why: each column's ``db_type`` costs about 5 µs of CPU, 45 µs
 # for the log's nine on every move (issue 15); remembered, nothing.
 @lru_cache(maxsize=8)
-def _recordset_insert(model: type[Model], using: str) -> tuple[str, tuple[str, ...]]:
-    """``INSERT INTO model (columns) SELECT columns FROM jsonb_to_recordset(%s)``
-    on PostgreSQL database ``using``, and the columns' names (the keys of
-    each row's JSON object).  Each column of the record has the table
-    column's own type (``db_type``: a value too long for a ``varchar(n)``
-    fails as it does in ``VALUES``)."""
+def _recordset_insert(model: type[Model], using: str) -> tuple[str, frozenset[str]]:
+    """``INSERT INTO model (columns) SELECT … FROM jsonb_to_recordset(%s)``
+    on PostgreSQL database ``using``, and the keys each row's JSON object
+    has: the fields' attnames (``hand_id``), as :func:`json_rows_insert`
+    takes them.  Each key is read as its column's own type (``db_type``: a
+    value too long for a ``varchar(n)`` fails as it does in ``VALUES``)."""
     connection = connections[using]
     qn = connection.ops.quote_name
-    cols = _insert_columns(model)
-    names: list[str] = []
-    types: list[str] = []
-    for f in cols:
+    columns: list[str] = []
+    keys: list[str] = []
+    record: list[str] = []
+    for f in _insert_columns(model):
         assert f.column is not None  # a concrete field has a column
-        names.append(f.column)
-        types.append(f"{qn(f.column)} {f.db_type(connection)}")
-    listed = ", ".join(qn(n) for n in names)
-    record = ", ".join(types)
+        columns.append(qn(f.column))
+        keys.append(qn(f.attname))
+        record.append(f"{qn(f.attname)} {f.db_type(connection)}")
     sql = (
-        f"INSERT INTO {qn(model._meta.db_table)} ({listed})"
-        f" SELECT {listed} FROM jsonb_to_recordset(%s::jsonb) AS x({record})"
+        f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(columns)})"
+        f" SELECT {', '.join(keys)}"
+        f" FROM jsonb_to_recordset(%s::jsonb) AS x({', '.join(record)})"
     )
-    return sql, tuple(names)
+    return sql, frozenset(f.attname for f in _insert_columns(model))
 
 
 def _json_value(value: Any, jsonb: type[Jsonb]) -> Any:
@@ -253,18 +253,10 @@ def rows_insert(objs: Sequence[Model], *, writes: Writes | None = None) -> None:
     objects' ``pk`` stays None).  ``writes``: queue it there instead of
     running it now.
 
-    On PostgreSQL the rows go as one JSON parameter (``jsonb_to_recordset``,
-    :func:`_recordset_insert`) when every value is plain JSON
-    (:func:`_json_value`): one ``json.dumps`` instead of one dump per value,
-    and one statement whatever the number of rows, so psycopg converts it
-    once and PostgreSQL keeps it prepared (:func:`prepared_cursor`).  A
-    ``VALUES`` list was one statement per row count, and past 50 parameters
-    (a move's log of four rows or more, in :class:`Writes`: about half the
-    moves) psycopg parses its text again on every call (about 100 µs: its
-    cache takes no longer ones).  The values are each field's
-    ``get_db_prep_save`` either way, and the stored rows the same
-    (tests/games/test_games_rows.py).  Elsewhere, or with a value that is
-    not plain JSON, a ``VALUES`` list.
+    On PostgreSQL, when every value (each field's ``get_db_prep_save``) is
+    plain JSON (:func:`_json_value`), the rows go as one JSON parameter
+    (:func:`json_rows_insert`); otherwise, and elsewhere, as a ``VALUES``
+    list.
     """
     if not objs:
         return
@@ -279,8 +271,8 @@ def rows_insert(objs: Sequence[Model], *, writes: Writes | None = None) -> None:
     if connection.vendor == "postgresql":
         from psycopg.types.json import Jsonb
 
-        sql, names = _recordset_insert(model, connection.alias)
-        width = len(names)
+        width = len(cols)
+        names = [f.attname for f in cols]
         try:
             rows = [
                 {
@@ -292,7 +284,7 @@ def rows_insert(objs: Sequence[Model], *, writes: Writes | None = None) -> None:
         except TypeError:
             pass
         else:
-            (writes.add if writes is not None else _run)(sql, [json.dumps(rows)], _any)
+            json_rows_insert(model, rows, writes=writes)
             return
     qn = connection.ops.quote_name
     row = "(" + ", ".join(["%s"] * len(cols)) + ")"
@@ -302,6 +294,50 @@ def rows_insert(objs: Sequence[Model], *, writes: Writes | None = None) -> None:
         f" VALUES {', '.join([row] * len(objs))}"
     )
     (writes.add if writes is not None else _run)(sql, params, _any)
+
+
+def json_rows_insert(
+    model: type[Model],
+    rows: Sequence[dict[str, Any]],
+    *,
+    writes: Writes | None = None,
+) -> None:
+    """``INSERT`` rows of ``model`` given as plain JSON values (as
+    :func:`rows_insert`, which this is for those).
+
+    ``rows``: one dict per row, keyed by every field's attname but an auto
+    primary key's; each value what the field stores, as JSON: a JSON
+    column's value, a string, a number (a float finite), or None (SQL NULL,
+    a JSON column's too).  ``writes``: queue it there instead of running it
+    now.
+
+    On PostgreSQL one ``json.dumps`` of ``rows`` is the one parameter of
+    ``INSERT … SELECT … FROM jsonb_to_recordset(%s)`` (:func:`_recordset_insert`),
+    without a model instance or a field's adaptation per value: a move's log
+    rows cost about 10 µs of CPU instead of 64 (four rows, issue 15).  The
+    statement is the same whatever the number of rows, so psycopg converts it
+    once and PostgreSQL keeps it prepared (:func:`prepared_cursor`); a
+    ``VALUES`` list was one statement per row count, and past 50 parameters
+    (a move's log of four rows or more, in :class:`Writes`: about half the
+    moves) psycopg parsed its text again on every call (about 100 µs; its
+    cache takes no longer ones).  The stored rows are what ``bulk_create``
+    stores (tests/games/test_games_rows.py compares their text).  Elsewhere
+    through model instances and :func:`rows_insert`.
+
+    Raises:
+        ValueError: a row's keys are not the model's.
+    """
+    if not rows:
+        return
+    connection = db_connection()
+    if connection.vendor != "postgresql":
+        rows_insert([model(**row) for row in rows], writes=writes)
+        return
+    sql, keys = _recordset_insert(model, connection.alias)
+    for row in rows:
+        if row.keys() != keys:
+            raise ValueError(f"{model.__name__} rows need {sorted(keys)}")
+    (writes.add if writes is not None else _run)(sql, [json.dumps(rows)], _any)
 
 
 def table_save_changes(table: Table, *, writes: Writes | None = None) -> None:

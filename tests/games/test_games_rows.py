@@ -8,6 +8,7 @@ changes, and only those, in the database's own form.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import UTC, datetime
 
@@ -17,9 +18,19 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Due, HandEvent, HandRecord, Match, Table
 from games.services import table_continue, table_quick_match
-from games.services.hands import fetch_table
-from games.services.rows import row_update, rows_insert, table_save_changes
-from tests.games.driver import apply_move, next_move
+from games.services.hands import (
+    event_from_row,
+    event_to_row,
+    events_insert,
+    fetch_table,
+)
+from games.services.rows import (
+    json_rows_insert,
+    row_update,
+    rows_insert,
+    table_save_changes,
+)
+from tests.games.driver import apply_move, next_move, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -290,6 +301,41 @@ def test_rows_insert_of_values_not_plain_json_is_a_values_list(alice, bob, room)
     assert " VALUES " in logged[0]["sql"]
     got = sorted(Due.objects.filter(table=table).values_list("kind", "at", "seq"))
     assert got == [("settle", when, 3), ("timeout", when, 3)]
+
+
+def test_events_insert_writes_what_bulk_create_of_event_to_row_writes(alice, bob, room):
+    """A played hand's log through :func:`events_insert` (the live path,
+    values straight from the events) and through ``bulk_create`` of
+    :func:`event_to_row`'s rows: the same rows (on PostgreSQL, the same
+    text of every stored value)."""
+    table = _live(alice, bob, room)
+    play_out(table, {0: alice, 1: bob}, seed=5, limit=60)
+    record = HandRecord.objects.get(pk=table.hand_id)
+    events = [event_from_row(r) for r in HandEvent.objects.filter(hand=record)]
+    assert len(events) > 30
+    at = lambda ev, base: dataclasses.replace(ev, seq=base + ev.seq)  # noqa: E731
+    events_insert(record, [at(ev, 10_000) for ev in events])
+    HandEvent.objects.bulk_create(event_to_row(record, at(ev, 20_000)) for ev in events)
+    mine = HandEvent.objects.filter(hand=record, seq__gte=10_000, seq__lt=20_000)
+    theirs = HandEvent.objects.filter(hand=record, seq__gte=20_000)
+    assert mine.count() == len(events)
+    assert [_fields(e, skip=("id", "seq")) for e in mine.order_by("seq")] == [
+        _fields(e, skip=("id", "seq")) for e in theirs.order_by("seq")
+    ]
+    if connection.vendor == "postgresql":
+        assert _stored_text(record.pk, 10_000, 20_000) == _stored_text(
+            record.pk, 20_000, 30_000
+        )
+
+
+def test_json_rows_insert_refuses_rows_without_every_column(alice, bob, room):
+    table = _live(alice, bob, room)
+    row = {"hand_id": table.hand_id, "seq": 900, "kind": "draw", "seat": 0}
+    # PostgreSQL checks the keys; elsewhere the model's NOT NULL columns fail
+    refused = ValueError if connection.vendor == "postgresql" else DatabaseError
+    with pytest.raises(refused), transaction.atomic():
+        json_rows_insert(HandEvent, [row])
+    assert not HandEvent.objects.filter(hand=table.hand_id, seq=900).exists()
 
 
 def test_row_update_of_a_missing_row_fails(alice, bob, room):
