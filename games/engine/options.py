@@ -8,6 +8,7 @@ sources are cited where each option is built.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from ..rules.melds import Meld, MeldKind
 from ..rules.rulesets.base import Claim, RuleSet, System
@@ -31,6 +32,30 @@ from .actions import (
     Win,
 )
 from .state import HandState, Phase
+
+_V = TypeVar("_V")
+
+
+MEMO_SIZE = 512
+"""Most entries of a hand's per-hand memo (emptied when full): a hand asks
+about a few dozen concealed hands, far fewer over a whole hand."""
+
+
+def _memoised(
+    memo: dict[tuple[int, ...], _V],
+    key: tuple[int, ...],
+    compute: Callable[..., _V],
+    *args: object,
+) -> _V:
+    """``memo[key]``, computed as ``compute(*args)`` the first time (a hand's
+    own memo: :meth:`HandRules._shanten_of`, :meth:`HandRules._complete`)."""
+    got = memo.get(key)
+    if got is None:
+        got = compute(*args)
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = got
+    return got
 
 
 class HandRules:
@@ -68,30 +93,30 @@ class HandRules:
     def _shanten_of(self, counts: list[int], melds: int) -> int:
         """Shanten of concealed ``counts`` with ``melds`` melds, memoised per
         hand (the same few hands are asked about on every prompt)."""
-        memo = self._shanten_memo
-        key = (*counts, melds)
-        got = memo.get(key)
-        if got is None:
-            got = analysis.hand_shanten(counts, melds, self.state.wild, self.ruleset)
-            if len(memo) >= 512:
-                memo.clear()
-            memo[key] = got
-        return got
+        return _memoised(
+            self._shanten_memo,
+            (*counts, melds),
+            analysis.hand_shanten,
+            counts,
+            melds,
+            self.state.wild,
+            self.ruleset,
+        )
 
     def _complete(self, counts: list[int], melds: int) -> bool:
         """Whether 14−3m concealed ``counts`` with ``melds`` melds complete an
         allowed shape, memoised per hand like :meth:`_shanten_of` (the note
         of a win short of the minimum, the win option and the timeout's
         default ask about the same completed hand in turn)."""
-        memo = self._complete_memo
-        key = (*counts, melds)
-        got = memo.get(key)
-        if got is None:
-            got = analysis.shape_complete(counts, melds, self.state.wild, self.ruleset)
-            if len(memo) >= 512:
-                memo.clear()
-            memo[key] = got
-        return got
+        return _memoised(
+            self._complete_memo,
+            (*counts, melds),
+            analysis.shape_complete,
+            counts,
+            melds,
+            self.state.wild,
+            self.ruleset,
+        )
 
     def _visible_count(self, tile: int, seat: int) -> int:
         s = self.state
