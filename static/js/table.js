@@ -380,7 +380,36 @@
       b.classList.toggle("is-armed", swapMode);
       b.setAttribute("aria-pressed", swapMode ? "true" : "false");
     });
-    say(swapMode ? (($("[data-action='swap']") || {}).getAttribute ? $("[data-action='swap']").getAttribute("data-armed-text") : "") : "");
+    var armed = swapMode && $("[data-action='swap']");
+    var text = armed ? armed.getAttribute("data-armed-text") : "";
+    showSwapNote(text);
+    say(text);
+  }
+
+  /* While 换牌 is armed the hint under the hand says so: the frame's own note
+     (#mj-hand-note, "点一张牌打出") is hidden and a note of the same look with
+     the swap button's data-armed-text stands in its place; disarming removes
+     it and shows the frame's note again (fresh tester: the armed text was only
+     in the screen-reader live region). A frame that replaces #mj-hand-note
+     while armed gets the same treatment from afterFrame → setSwapMode(true). */
+  function showSwapNote(text) {
+    var note = $("#mj-hand-note");
+    var extra = $("#mj-swap-note");
+    if (!text || !note) {
+      if (extra) extra.remove();
+      if (note) note.hidden = false;
+      return;
+    }
+    if (!extra) {
+      extra = document.createElement("p");
+      extra.id = "mj-swap-note";
+      extra.className = "mj-hand-note mj-swap-note";
+      extra.setAttribute("data-testid", "swap-note");
+      extra.setAttribute("aria-hidden", "true"); // the live region says it already
+    }
+    if (extra.previousElementSibling !== note) note.after(extra);
+    extra.textContent = text;
+    note.hidden = true;
   }
 
   /* ---------------- live region ---------------- */
@@ -419,7 +448,7 @@
       if (i.value.charAt(0) === "/") i.value = window.location.origin + i.value;
     });
     busyUntil = 0;
-    if (swapMode && !$("[data-action='swap']")) swapMode = false;
+    if (swapMode && !$("[data-action='swap']")) setSwapMode(false);
     if (swapMode) setSwapMode(true);
     // Keep keyboard focus on the hand across swaps.
     var tiles = handTiles();

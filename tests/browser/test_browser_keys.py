@@ -199,6 +199,54 @@ def test_tile_click_sends_one_discard_and_swap_mode_sends_a_swap(browser):
     page.close()
 
 
+def _hand_note(page) -> str:
+    """The hint under the hand as a sighted player reads it (hidden text left out)."""
+    return " ".join(page.locator("#mj-hand-area").inner_text().split())
+
+
+def test_armed_swap_shows_its_hint_under_the_hand(browser):
+    """Fresh tester: with 换牌 armed (gold button) the visible hint still said
+    "点一张牌打出"; the swap text was only in the live region.  While armed the
+    hint under the hand is the swap text; disarming (S again, Escape), the
+    swap itself and a frame without 换牌 bring the frame's own hint back."""
+    discard = "点一张牌打出"
+    armed = "换牌：点一张手牌换掉它"
+    page = load_live(browser, context())
+    assert discard in _hand_note(page) and armed not in _hand_note(page)
+    page.keyboard.press("s")
+    assert page.locator("[data-action=swap]").get_attribute("aria-pressed") == "true"
+    assert armed in _hand_note(page) and discard not in _hand_note(page)
+    page.keyboard.press("s")
+    assert discard in _hand_note(page) and armed not in _hand_note(page)
+    page.keyboard.press("s")
+    page.keyboard.press("Escape")
+    assert discard in _hand_note(page) and armed not in _hand_note(page)
+    # a frame while armed (the clock's, the opponent's flower): still armed
+    page.keyboard.press("s")
+    with translation.override("zh-hans"):
+        frame = render_to_string("games/partials/frame.html", context(seq=42))
+    page.evaluate("html => window.__deliver(html)", frame)
+    assert page.locator("#mj-status").get_attribute("data-seq") == "42"
+    assert armed in _hand_note(page) and discard not in _hand_note(page)
+    # the swap is sent: the hint is the discard one again
+    page.locator("[data-testid=my-hand] button[data-tile='3m']").click()
+    assert page.evaluate("window.__sent")[-1]["action"] == "swap"
+    assert discard in _hand_note(page) and armed not in _hand_note(page)
+    # armed, then a frame without 换牌 (its turn is over): disarmed, no swap text
+    with translation.override("zh-hans"):
+        frame = render_to_string("games/partials/frame.html", context(seq=43))
+    page.evaluate("html => window.__deliver(html)", frame)
+    page.keyboard.press("s")
+    assert armed in _hand_note(page)
+    no_swap = context(seq=44, actions=dict(context()["actions"], swap=None))
+    with translation.override("zh-hans"):
+        frame = render_to_string("games/partials/frame.html", no_swap)
+    page.evaluate("html => window.__deliver(html)", frame)
+    assert page.locator("#mj-status").get_attribute("data-seq") == "44"
+    assert armed not in _hand_note(page) and discard in _hand_note(page)
+    page.close()
+
+
 def test_refusal_toast_is_announced_and_cleared(browser):
     page = load_live(browser, context())
     page.evaluate(

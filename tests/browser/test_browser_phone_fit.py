@@ -279,3 +279,42 @@ def test_a_focused_settlement_link_is_not_under_the_sticky_bar(live, browser, si
         assert box["y"] + box["height"] <= bar["y"] + 0.5, (testid, box, bar)
         assert box["y"] >= 0, (testid, box)
     bctx.close()
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_why_the_table_closed_is_on_screen_on_a_phone(live, browser, lang):
+    """Fresh tester: on a 390×844 phone, after the opponent pressed 离开, 继续
+    gave way to 分组 / 回到大厅 in the sticky bar while "对手已离开牌桌" sat in
+    the body of the settlement, below the fold.  It now sits in that bar,
+    above the buttons it explains; the taller bar still leaves the links it
+    scrolls into view (Tab) above it."""
+    fan = {"id": "FLOWER_TILES", "zh": "花牌", "en": "Flower Tiles", "points": 1}
+    st = settlement(
+        fans=[dict(fan, id=f"F{i}", count=1) for i in range(7)],
+        closed={"reason": "left", "by": "opponent"},
+        countdown=1_700_000_000_000 + 9000,
+        continue_voted={"me": False, "opponent": False},
+    )
+    table = dict(context()["table"], status="closed")
+    ctx = context(phase="ended", my_turn=False, settlement=st, table=table)
+    bctx, page = _page(live, browser, (390, 844), ctx, lang)
+    page.screenshot(path=f"{SHOTS}/settle-opp-left-{lang}.png")
+    line = page.locator("[data-testid=opponent-left]")
+    box = line.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    bar = page.locator(".mj-settle-actions").bounding_box()
+    regroup = page.locator("[data-testid=regroup]").bounding_box()
+    assert bar is not None and regroup is not None
+    assert bar["y"] <= box["y"] and box["y"] + box["height"] <= regroup["y"]
+    assert line.inner_text() == (
+        "对手已离开牌桌。" if lang == "zh-hans" else "Your opponent has left the table."
+    )
+    for testid in ("replay-link", "report"):
+        target = page.locator(f"[data-testid={testid}]")
+        target.focus()
+        box = target.bounding_box()
+        bar = page.locator(".mj-settle-actions").bounding_box()
+        assert box is not None and bar is not None
+        assert box["y"] + box["height"] <= bar["y"] + 0.5, (testid, box, bar)
+        assert box["y"] >= 0, (testid, box)
+    bctx.close()
