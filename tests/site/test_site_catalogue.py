@@ -17,6 +17,7 @@ Three checks, each naming the msgids at fault:
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,6 +173,22 @@ def test_every_catalogue_entry_is_translated_and_not_fuzzy():
             bad.append(f"line {entry.line}: fuzzy {entry.msgid!r}")
         elif not entry.msgstr or not all(s.strip() for s in entry.msgstr):
             bad.append(f"line {entry.line}: untranslated {entry.msgid!r}")
+    assert not bad, "\n".join(bad)
+
+
+HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def test_english_translations_hold_no_chinese():
+    """Fresh tester (stop 29): "Opponent disconnected: auto-play (托管) in 20 s"
+    mixed Chinese into English; 托管 is "Auto" on the English buttons and
+    实力积分 "rating points" on the English pages."""
+    bad = [
+        f"line {entry.line}: {entry.msgid!r} → {text!r}"
+        for entry in parse_po(PO)
+        for text in entry.msgstr
+        if entry.msgid and HAN.search(text)
+    ]
     assert not bad, "\n".join(bad)
 
 
