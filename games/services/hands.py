@@ -72,19 +72,24 @@ def event_from_row(row: HandEvent) -> Event:
     )
 
 
+def event_values(ev: Event) -> dict[str, Any]:
+    """The log row's values for ``ev``, by field name (but ``hand``): what
+    :func:`event_to_row` and :func:`events_insert` store."""
+    return {
+        "seq": ev.seq,
+        "kind": ev.kind,
+        "seat": ev.seat,
+        "payload": ev.payload,
+        "public": ev.public,
+        "visible_to": sorted(ev.visible_to),
+        "at": ev.at,
+        "action": ev.action,
+    }
+
+
 def event_to_row(record: HandRecord, ev: Event) -> HandEvent:
     """Build (unsaved) the log row for ``ev`` of ``record``."""
-    return HandEvent(
-        hand=record,
-        seq=ev.seq,
-        kind=ev.kind,
-        seat=ev.seat,
-        payload=ev.payload,
-        public=ev.public,
-        visible_to=sorted(ev.visible_to),
-        at=ev.at,
-        action=ev.action,
-    )
+    return HandEvent(hand=record, **event_values(ev))
 
 
 def events_insert(
@@ -97,20 +102,7 @@ def events_insert(
     pk = record.pk
     json_rows_insert(
         HandEvent,
-        [
-            {
-                "hand_id": pk,
-                "seq": ev.seq,
-                "kind": ev.kind,
-                "seat": ev.seat,
-                "payload": ev.payload,
-                "public": ev.public,
-                "visible_to": sorted(ev.visible_to),
-                "at": ev.at,
-                "action": ev.action,
-            }
-            for ev in events
-        ],
+        [{"hand_id": pk, **event_values(ev)} for ev in events],
         writes=writes,
     )
 

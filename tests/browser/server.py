@@ -175,3 +175,26 @@ class LiveServer:
             "    u.profile.save(update_fields=['nickname'])\n"
         )
         self.manage("shell", "-c", code)
+
+    def set_profile(
+        self, name: str, *, points: int | None = None, nickname: str | None = None
+    ) -> None:
+        """Give player ``name`` ``points`` 实力积分 (through the ledger, as
+        every balance) and/or the nickname ``nickname``."""
+        code = (
+            "from accounts.ledger import ledger_correct\n"
+            "from accounts.models import User\n"
+            f"u = User.objects.get(username={name!r})\n"
+        )
+        if points is not None:
+            code += (
+                "ledger_correct(user=u, currency='points', by=None, reason='test',"
+                f" amount={points} - u.profile.rating_points)\n"
+                "u.profile.refresh_from_db()\n"
+            )
+        if nickname is not None:
+            code += (
+                f"u.profile.nickname = {nickname!r}\n"
+                "u.profile.save(update_fields=['nickname'])\n"
+            )
+        self.manage("shell", "-c", code)

@@ -46,17 +46,7 @@ def _demo_like(live: Any, name: str, nickname: str) -> None:
     """``name`` as demo1 is seeded: a three-character nickname (demo1's is
     东风客), 1,600 points (雀头)."""
     live.create_players(name)
-    live.manage(
-        "shell",
-        "-c",
-        "from accounts.ledger import ledger_correct\n"
-        "from accounts.models import User\n"
-        f"u = User.objects.get(username={name!r})\n"
-        "ledger_correct(user=u, currency='points', by=None, reason='test',"
-        " amount=1600 - u.profile.rating_points)\n"
-        f"u.profile.nickname = {nickname!r}\n"
-        "u.profile.save(update_fields=['nickname'])\n",
-    )
+    live.set_profile(name, points=1600, nickname=nickname)
 
 
 def _boxes_apart(got: dict[str, Any], keys: list[str]) -> bool:

@@ -44,15 +44,7 @@ def test_english_level_chips_stay_in_their_boxes(live, browser, width):
     name = f"chips{width}"
     live.create_players(name)
     # a long level name in the header: Sparrow Immortal (100,000 points)
-    live.manage(
-        "shell",
-        "-c",
-        "from accounts.ledger import ledger_correct\n"
-        "from accounts.models import User\n"
-        f"u = User.objects.get(username={name!r})\n"
-        "ledger_correct(user=u, currency='points', by=None, reason='test',"
-        " amount=100_000 - u.profile.rating_points)\n",
-    )
+    live.set_profile(name, points=100_000)
     ctx = browser.new_context(viewport={"width": width, "height": 900}, locale="en")
     page = ctx.new_page()
     login(page, live, name)
