@@ -93,6 +93,13 @@ def _act(page: Any, ruleset: str, done: set[str]) -> str:
     if hu is not None:
         hu.click()
         return "hu"
+    swap = visible(page, "#mj-actions [data-action=swap]")
+    can_discard = page.locator("[data-testid=my-hand][data-can-discard='1']").count()
+    if swap is not None and can_discard and "swap" not in done:
+        swap.click()  # 换牌 mode: the next tile clicked is swapped, not discarded
+        done.add("swap")
+        return _discard(page)
+    # 报听 after 换牌: the engine refuses a swap once the hand is ready
     ting = visible(page, "#mj-actions [data-action=ting]")
     if ting is not None:
         ting.click()
@@ -101,12 +108,6 @@ def _act(page: Any, ruleset: str, done: set[str]) -> str:
             option.click()
         done.add("ready")
         return "ready"
-    swap = visible(page, "#mj-actions [data-action=swap]")
-    can_discard = page.locator("[data-testid=my-hand][data-can-discard='1']").count()
-    if swap is not None and can_discard and "swap" not in done:
-        swap.click()  # 换牌 mode: the next tile clicked is swapped, not discarded
-        done.add("swap")
-        return _discard(page)
     for claim in ("pung", "chi"):
         btn = visible(page, f"#mj-actions [data-action={claim}]")
         if btn is not None:
