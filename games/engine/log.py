@@ -91,6 +91,9 @@ class HandLog(HandRules):
         self._shanten_memo: dict[tuple[int, ...], int] = {}  # see HandRules
         self._complete_memo: dict[tuple[int, ...], bool] = {}  # see HandRules
         self._legal_memo: dict[tuple[object, ...], list[Action]] = {}
+        self._win_memo: dict[
+            tuple[int, int, bool, bool], analysis.ScoreLike | None
+        ] = {}  # see HandRules._win_result
         self._scored = _Scored(ruleset)
 
     # ---------------------------------------------------------------- reading
@@ -138,6 +141,11 @@ class HandLog(HandRules):
     ) -> Event:
         s = self.state
         s.seq += 1
+        if kind != "prompt":
+            # the state may have changed: forget its win questions (a prompt
+            # changes only who is asked, phase and deadline, which no win
+            # question reads, so the note made just before it stays good)
+            self._win_memo.clear()
         if visible_to is None:
             visible_to = seat_set((0, 1) if public is None else (seat or 0,))
         else:

@@ -41,6 +41,12 @@ MEMO_SIZE = 512
 about a few dozen concealed hands, far fewer over a whole hand."""
 
 
+WIN_MEMO_SIZE = 8
+"""Most entries of a hand's memo of win questions (:meth:`HandRules._win_result`,
+emptied when full and by every event that can change the state): one state
+asks about one tile for one seat, two with a 加杠's robbing question."""
+
+
 def _memoised(
     memo: dict[tuple[int, ...], _V],
     key: tuple[int, ...],
@@ -66,6 +72,7 @@ class HandRules:
     _shanten_memo: dict[tuple[int, ...], int]
     _complete_memo: dict[tuple[int, ...], bool]
     _legal_memo: dict[tuple[object, ...], list[Action]]
+    _win_memo: dict[tuple[int, int, bool, bool], analysis.ScoreLike | None]
     _scored: Callable[
         [tuple[int, ...], tuple[Meld, ...], WinSituation], analysis.ScoreLike
     ]
@@ -161,8 +168,25 @@ class HandRules:
         """Score ``seat``'s hand completed by ``tile``, legal win or not.
 
         ``None`` when the tile does not complete an allowed shape (or the
-        rule set has no 和 on a discard).
+        rule set has no 和 on a discard).  Memoised for the current state:
+        the note of a win short of the minimum, the win option, the seat's
+        pass or discard and the timeout's default ask the same question of
+        the same state in turn (the memo is emptied by every event that can
+        change the state, :meth:`~.log.HandLog._emit`).
         """
+        key = (seat, tile, self_drawn, robbing)
+        memo = self._win_memo
+        if key in memo:
+            return memo[key]
+        result = self._compute_win_result(seat, tile, self_drawn, robbing)
+        if len(memo) >= WIN_MEMO_SIZE:
+            memo.clear()
+        memo[key] = result
+        return result
+
+    def _compute_win_result(
+        self, seat: int, tile: int, self_drawn: bool, robbing: bool
+    ) -> analysis.ScoreLike | None:
         s = self.state
         rs = self.ruleset
         counts = list(s.concealed[seat])

@@ -65,3 +65,26 @@ def test_replay_rebuilds_the_same_note():
     hand.apply(Discard(0, hand.seq, Tile.parse("5m")), now=1002.0)
     again = Hand.replay(hand.state.seed, hand.events, wall=hand.state.wall)
     assert again.view(1)["short_win"] == hand.view(1)["short_win"]
+
+
+def test_memoised_win_questions_match_a_fresh_answer(monkeypatch):
+    # HandRules._win_result is memoised for the state and forgotten at every
+    # event but a prompt: over whole self-played hands of every 136-tile rule
+    # set (kongs, robbing, 报听, timeouts), every memoised answer equals one
+    # worked out afresh
+    from games.engine import options, selfplay
+
+    memoised = options.HandRules._win_result
+    asked = [0]
+
+    def checked(self, seat, tile, *, self_drawn, robbing=False):
+        got = memoised(self, seat, tile, self_drawn=self_drawn, robbing=robbing)
+        assert got == self._compute_win_result(seat, tile, self_drawn, robbing)
+        asked[0] += 1
+        return got
+
+    monkeypatch.setattr(options.HandRules, "_win_result", checked)
+    for name in ("mcr", "liangren", "youxi", "erren"):
+        summary = selfplay.run(name, 6, 3, check=True)
+        assert not summary["errors"]
+    assert asked[0] > 1000
