@@ -285,8 +285,14 @@ class Due(models.Model):
         SETTLE = "settle", _("结算倒计时")
         BOT_OFFER = "bot_offer", _("机器人邀请")
 
+    # no index of its own: the (table, kind) index serves every lookup by
+    # table, and a move's UPDATE of its row writes one index entry fewer
     table = models.ForeignKey(
-        Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("牌桌")
+        Table,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("牌桌"),
+        db_index=False,
     )
     kind = models.CharField(_("类型"), max_length=10, choices=Kind.choices)
     at = models.DateTimeField(_("到期时间"), db_index=True)
@@ -450,8 +456,10 @@ class HandEvent(models.Model):
     JSON of the causing action (server only).
     """
 
+    # no index of its own: unique_hand_seq (hand, seq) serves every lookup by
+    # hand, and a move inserts its rows into one index fewer (issue 15)
     hand = models.ForeignKey(
-        HandRecord, on_delete=models.CASCADE, related_name="events"
+        HandRecord, on_delete=models.CASCADE, related_name="events", db_index=False
     )
     seq = models.PositiveIntegerField(_("序号"))
     kind = models.CharField(_("类型"), max_length=24)
