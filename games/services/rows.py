@@ -181,6 +181,41 @@ def row_update(
     (writes.add if writes is not None else _run)(sql, [*params, key], check)
 
 
+def values_update(
+    model: type[Model], *, pk: Any, values: dict[str, Any], where: dict[str, Any]
+) -> int:
+    """``UPDATE`` the row of ``model`` with primary key ``pk``, setting
+    ``values`` (by field name or attname), only if its columns equal
+    ``where``; return the number of rows updated (0 or 1), now.
+
+    As ``model.objects.filter(pk=pk, **where).update(**values)`` for plain
+    values (no expressions), written from the fields instead of compiled
+    by the ORM (about 1 ms of CPU for the settlement's guard, issue 15).
+    """
+    connection = db_connection()
+    qn = connection.ops.quote_name
+    key = model._meta.pk
+    assert key is not None and key.column is not None
+    sets = [(_field(model, n), v) for n, v in values.items()]
+    tests = [(_field(model, n), v) for n, v in where.items()]
+
+    def col(f: Field[Any, Any]) -> str:
+        assert f.column is not None  # a concrete field has a column
+        return f"{qn(f.column)} = %s"
+
+    sql = (
+        f"UPDATE {qn(model._meta.db_table)}"
+        f" SET {', '.join(col(f) for f, _ in sets)}"
+        f" WHERE {' AND '.join([col(key), *(col(f) for f, _ in tests)])}"
+    )
+    params = [f.get_db_prep_save(v, connection) for f, v in sets]
+    params += [key.get_db_prep_value(pk, connection)]
+    params += [f.get_db_prep_value(v, connection) for f, v in tests]
+    counted: list[int] = []
+    _run(sql, params, counted.append)
+    return counted[0]
+
+
 def _any(rows: int) -> None:
     return None
 

@@ -46,6 +46,7 @@ from ..models import HandRecord, HandSeat, Table
 from .clock import clock_set
 from .grace import grace_over
 from .review import review_schedule
+from .rows import row_update, values_update
 
 
 def _begin_settling(table: Table, record: HandRecord, now: float) -> None:
@@ -309,13 +310,18 @@ def hand_settle(
     ended = datetime.fromtimestamp(now, tz=UTC)
     # the guard and the record's new state in one UPDATE: only one
     # transaction can turn ``settled`` from false to true
-    won = HandRecord.objects.filter(pk=record.pk, settled=False).update(
-        settled=True,
-        status=HandRecord.Status.ENDED,
-        seed=hand.state.seed,
-        result=result,
-        settlement=settlement,
-        ended=ended,
+    won = values_update(
+        HandRecord,
+        pk=record.pk,
+        values={
+            "settled": True,
+            "status": HandRecord.Status.ENDED,
+            "seed": hand.state.seed,
+            "result": result,
+            "settlement": settlement,
+            "ended": ended,
+        },
+        where={"settled": False},
     )
     if not won:
         return False
@@ -368,9 +374,7 @@ def hand_settle(
         match.wins, match.coins = wins, coins
         match.hands_played += 1
         match.dealer, match.round_wind = dealer, str(wind)
-        match.save(
-            update_fields=["wins", "coins", "hands_played", "dealer", "round_wind"]
-        )
+        row_update(match, ["wins", "coins", "hands_played", "dealer", "round_wind"])
     _begin_settling(table, record, now)
     return True
 

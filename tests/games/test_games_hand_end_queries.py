@@ -48,10 +48,9 @@ LEDGER = ['INSERT INTO "accounts_ledgerentry"', 'UPDATE "accounts_profile"']
 STATS_READ = ['SELECT FROM "leaderboard_playerstats"']
 STATS_NEW = ['INSERT INTO "leaderboard_playerstats"']
 BOOKS = [
-    # one per row (two players × overall and the rule set): one UPDATE of
-    # all four with CASE arms cost more CPU to build in the ORM (~4 ms per
-    # hand's end) than the three round trips it saved
-    *['UPDATE "leaderboard_playerstats"'] * 4,
+    # one per row (two players × overall and the rule set), written out and
+    # sent by one executemany (leaderboard.services: psycopg pipelines them)
+    '4 × UPDATE "leaderboard_playerstats"',
     'INSERT INTO "games_handseat"',
     'UPDATE "games_match"',
     "UPDATE games_due",

@@ -54,6 +54,8 @@ def _shape(sql: str) -> str:
     """A statement's verb and the table it writes or reads first (for a
     ``WITH`` statement, those of each part)."""
     words = sql.split()
+    if len(words) > 2 and words[1] == "times:":  # executemany, as Django logs it
+        return f"{words[0]} × {_shape(sql.split(None, 2)[2])}"
     if words[0] == "WITH":
         return "WITH " + " + ".join(_PART.findall(sql))
     if words[0] == "SELECT":

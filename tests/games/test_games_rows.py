@@ -29,6 +29,7 @@ from games.services.rows import (
     row_update,
     rows_insert,
     table_save_changes,
+    values_update,
 )
 from tests.games.driver import apply_move, next_move, play_out
 
@@ -345,6 +346,32 @@ def test_row_update_of_a_missing_row_fails(alice, bob, room):
         row_update(table, ["seq"])
 
 
+def test_values_update_writes_what_the_orm_update_writes_if_where_holds(
+    alice, bob, room
+):
+    table = _live(alice, bob, room)
+    record = HandRecord.objects.get(pk=table.hand_id)
+    values = {
+        "settled": True,
+        "status": HandRecord.Status.ENDED,
+        "seed": "abc",
+        "result": {"winner": 1, "fans": [{"id": "x", "counted": True}]},
+        "settlement": {"deltas": [-3, 3], "lines": []},
+        "ended": datetime(2026, 12, 5, 9, 0, 1, 250000, tzinfo=UTC),
+    }
+    where = {"settled": False}
+    with transaction.atomic():
+        assert HandRecord.objects.filter(pk=record.pk, **where).update(**values) == 1
+        orm = _fields(HandRecord.objects.get(pk=record.pk))
+        transaction.set_rollback(True)
+    assert values_update(HandRecord, pk=record.pk, values=values, where=where) == 1
+    assert _fields(HandRecord.objects.get(pk=record.pk)) == orm
+    # the guard no longer holds: nothing changes
+    again = {**values, "seed": "other"}
+    assert values_update(HandRecord, pk=record.pk, values=again, where=where) == 0
+    assert _fields(HandRecord.objects.get(pk=record.pk)) == orm
+
+
 def test_no_receiver_listens_to_the_rows_a_move_writes():
     """games.services.rows writes these rows without ``save()``, so without
     signals: a receiver (an audit or history library, a cache) added to one
@@ -353,7 +380,7 @@ def test_no_receiver_listens_to_the_rows_a_move_writes():
 
     from games.models import HandSnapshot
 
-    for model in (Table, HandEvent, HandSnapshot):
+    for model in (Table, HandEvent, HandSnapshot, HandRecord, Match):
         for signal in (signals.pre_save, signals.post_save):
             assert not signal.has_listeners(model), (model.__name__, signal)
 
