@@ -26,6 +26,12 @@ load on the machine, so it shows what one change saves.
 With ``--bot LEVEL`` seat 0 plays the server's bot (人机练习): "apply"
 then includes the bot's answers, chosen in the same request.
 
+With ``--live`` each move takes the websocket's own path,
+``TableConsumer._move_sync``: the move, the mover's frame from the hand it
+left and the opponent's frame carried in the move's group message, in one
+thread; all three are one part, "move" (the renders of a hand's last move,
+and after 继续, are as without ``--live``).
+
 Default database: PostgreSQL ``postgres://postgres@127.0.0.1:5432/mahjong_bench``
 (``--database-url``; created and migrated when missing), in-memory channel
 layer, no clock loop (``MAHJONG_CLOCK=command`` and no ``run_clock``: the
@@ -56,6 +62,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--hands", type=int, default=20)
     p.add_argument("--profile", action="store_true", help="print cProfile top 25")
     p.add_argument("--bot", metavar="LEVEL", help="seat 0 plays the bot of LEVEL")
+    p.add_argument(
+        "--live",
+        action="store_true",
+        help="moves through TableConsumer._move_sync (move + both frames)",
+    )
     p.add_argument(
         "--show-queries",
         action="store_true",
@@ -161,6 +172,20 @@ def main(argv: list[str] | None = None) -> int:
         c.scope = {"user": users[s]}
         consumers.append(c)
     parts = {"apply": Part(), "render_actor": Part(), "render_opponent": Part()}
+    if args.live:
+        parts["move"] = Part()
+        from games.presenters.render import Frame
+        from games.services import notify
+
+        carried: list[dict] = []
+        send = notify._send
+
+        def keep(message):  # type: ignore[no-untyped-def]
+            if "frame" in message:
+                carried.append(message["frame"])
+            send(message)
+
+        notify._send = keep
 
     counted = [0]
     statements: list[str] = []
@@ -204,6 +229,25 @@ def main(argv: list[str] | None = None) -> int:
                 frames = [html(consumers[s]._render_state()) for s in seats]
                 continue
             raise SystemExit("no move in either frame:\n" + frames[0][:2000])
+        if args.live:
+            carried.clear()
+            _, rendered = timed(
+                "move",
+                lambda s=seat, m=moves[seat]: consumers[s]._move_sync(
+                    users[s], parse_move(m)
+                ),
+            )
+            actions += 1
+            frames[seat] = html(rendered)
+            if len(seats) == 2:
+                frames[1 - seat] = (
+                    Frame.from_wire(carried[0]).html()
+                    if carried
+                    else html(
+                        timed("render_opponent", consumers[1 - seat]._render_state)
+                    )
+                )
+            continue
         timed(  # the consumer's work: read the message, apply the move
             "apply",
             lambda s=seat, m=moves[seat]: table_act(
