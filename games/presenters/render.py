@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cachetools import LRUCache
 from django.template import engines
+from django.template.backends.jinja2 import Jinja2
 from django.utils.html import escape
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -87,9 +88,10 @@ turn, the last discard) or read the whole context.  ``hand_keys`` (the
 keyboard hint, fourteen translations) is a piece of ``hand`` put in by
 :func:`fixed_part`, not a fragment sent alone."""
 
-# Bound: 4,096 fragments (language, name and inputs); a table's room line,
-# seed commitment and tenpai hint stay the same for most of a hand, so a
-# live table keeps a few entries.  Why: they change about once a hand, and
+# Bound: 4,096 fragments (language, name and inputs) and shells
+# (SHELL_INPUTS: two per language and rule set's systems); a table's room
+# line, seed commitment and tenpai hint stay the same for most of a hand, so
+# a live table keeps a few entries.  Why: they change about once a hand, and
 # remembered the room line costs 8 µs instead of 32, the commitment 6
 # instead of 26, the toast 1 instead of 7 (thread CPU, of a ~0.8 ms frame).
 # A lock: Daphne renders frames from several sync threads, and
@@ -147,7 +149,11 @@ def clear_part_cache() -> None:
 
 
 FRAGMENTS_KEY = "rendered_fragments"
-"""Context key of the dict in which :func:`fragment` leaves what it rendered."""
+"""Context key that, holding :data:`MARKERS`, has :func:`fragment` put a
+marker in place of each subpart instead of rendering it (a part's shell)."""
+
+MARKERS = object()
+"""See :data:`FRAGMENTS_KEY`."""
 
 
 def _marker(name: str) -> str:
@@ -172,18 +178,53 @@ def fragment(context: Context, name: str) -> Markup:
     """Template global: ``{{ fragment("pool_me") }}`` renders the fragment
     ``name`` (:data:`SUBPARTS`) with the template's context.
 
-    When the context holds a dict under :data:`FRAGMENTS_KEY` (a frame being
-    rendered by :func:`seat_frame`), the HTML is left there and a marker
-    (``\\x00name\\x00``) stands in the part for it: :func:`seat_frame` puts
-    the HTML in its place and keeps the part without it (its shell,
-    :attr:`Frame.shells`); the table page renders it in place.
+    When the context holds :data:`MARKERS` under :data:`FRAGMENTS_KEY` (a
+    part's shell being rendered by :func:`seat_frame`), a marker
+    (``\\x00name\\x00``) stands in the part for it: :func:`seat_frame`
+    renders the subpart itself and puts its HTML in the marker's place; the
+    table page renders it in place.
     """
-    html = part_html(context.environment, name, context.get_all())
-    store = context.get(FRAGMENTS_KEY)
-    if isinstance(store, dict):
-        store[name] = html
+    if context.get(FRAGMENTS_KEY) is MARKERS:
         return Markup(_marker(name))
-    return Markup(html)
+    return Markup(part_html(context.environment, name, context.get_all()))
+
+
+SHELL_INPUTS: dict[str, Callable[[Mapping[str, Any]], tuple[Any, ...]]] = {
+    "center": lambda ctx: (),
+    "hand": lambda ctx: (
+        bool(ctx.get("me")),
+        tuple(_frozen(ctx.get(k)) for k in PART_INPUTS["hand_keys"]),
+    ),
+}
+"""The parts of :data:`SUBPARTS` by what their shell (the part with a
+marker for each subpart) reads: ``center.html`` reads nothing, ``hand.html``
+only whether ``me`` is set, and its ``hand_keys`` (:func:`fixed_part`) the
+inputs of that piece (tests/games/test_games_frame_jinja.py checks both).
+The shells are remembered per language and these values in the fragments'
+cache, so a frame renders only the subparts: the shells are the same for
+nearly every frame, and rendering a subpart inside its part cost a
+``Context.get_all`` copy of the context and a second template render each."""
+
+
+def shell_html(env: Any, name: str, ctx: Mapping[str, Any]) -> str:
+    """Part ``name`` (:data:`SHELL_INPUTS`) with a marker in place of each
+    subpart it shows, rendered by ``env`` (Jinja2) with ``ctx``; remembered
+    per language and :data:`SHELL_INPUTS` value, or rendered every time when
+    an input is not plain values (:func:`_frozen`)."""
+    try:
+        key = ("shell", name, current_language(), SHELL_INPUTS[name](ctx))
+    except TypeError:
+        key = None
+    if key is not None:
+        with _PARTS_LOCK:
+            html = _PARTS.get(key)
+        if html is not None:
+            return html
+    html = env.get_template(part_template(name)).render({**ctx, FRAGMENTS_KEY: MARKERS})
+    if key is not None:
+        with _PARTS_LOCK:
+            _PARTS[key] = html
+    return html
 
 
 @pass_context
@@ -321,12 +362,17 @@ def seat_frame(
     ctx = seat_context(table, seat, user=user, toast=toast, now=now, hand=hand)
     parts: dict[str, str] = {}
     shells: dict[str, str] = {}
-    ctx[FRAGMENTS_KEY] = parts  # fragment() leaves the subparts here
-    env = engines["jinja2"]
+    # Jinja2's own environment: not Django's wrapper object per part
+    env = cast(Jinja2, engines["jinja2"]).env
     with pinned_language():  # looked up a few hundred times per frame
         for name in FRAME_PARTS:
-            html = part_html(env, name, ctx)
-            subs = tuple(s for s in SUBPARTS.get(name, ()) if s in parts)
+            if name not in SUBPARTS:
+                parts[name] = part_html(env, name, ctx)
+                continue
+            html = shell_html(env, name, ctx)
+            subs = tuple(html.split("\x00")[1::2])  # the subparts it shows
+            for sub in subs:
+                parts[sub] = part_html(env, sub, ctx)
             if subs:  # markers in place of the subparts: put them in
                 if len(subs) == len(SUBPARTS[name]):
                     shells[name] = html

@@ -20,6 +20,7 @@ from django.utils import translation
 
 from games.presenters import render_frame, seat_context
 from games.services import table_continue, table_quick_match
+from tests.games.conftest import make_player
 from tests.games.driver import apply_move, next_move
 
 FRAGMENTS = (
@@ -247,3 +248,77 @@ def test_a_remembered_fragment_is_the_template_s_own_html(mid_hand):
         assert "&lt;b&gt;x" in shown and "<b>x</b>" in marked
         again = part_html(env, "toast", dict(ctx, toast="<b>x</b>"))
         assert again == shown
+
+
+def test_each_remembered_shell_reads_only_what_its_key_holds():
+    """games.presenters.render.SHELL_INPUTS keys a part's shell (its subparts
+    as markers): ``center.html`` reads no variable, ``hand.html`` only ``me``
+    (whether it is set) and, through ``fixed_part``, only pieces of
+    PART_INPUTS; neither includes another template."""
+    from jinja2 import meta, nodes
+
+    from games.presenters.render import (
+        PART_INPUTS,
+        SHELL_INPUTS,
+        SUBPARTS,
+        part_template,
+    )
+
+    env = engines["jinja2"].env
+    assert set(SHELL_INPUTS) == set(SUBPARTS)
+    reads = {"center": set(), "hand": {"me"}}
+    for name in SHELL_INPUTS:
+        ast = env.parse(env.loader.get_source(env, part_template(name))[0])
+        read = meta.find_undeclared_variables(ast) - set(env.globals)
+        assert read == reads[name], name
+        assert not list(meta.find_referenced_templates(ast)), name
+        fixed = [
+            call.args[0].value
+            for call in ast.find_all(nodes.Call)
+            if isinstance(call.node, nodes.Name) and call.node.name == "fixed_part"
+        ]
+        assert set(fixed) <= set(PART_INPUTS), name
+        if name == "hand":
+            # me is only tested for truth, never read into
+            assert not [
+                g
+                for g in ast.find_all(nodes.Getattr)
+                if isinstance(g.node, nodes.Name) and g.node.name == "me"
+            ]
+
+
+def test_a_frame_with_remembered_shells_is_the_template_s_own_html(mid_hand):
+    """Every part of seat_frame (shells remembered, subparts put in) is what
+    its template renders from the same context in place, per language and
+    before and after the shells are remembered; also with no hand (``me``
+    None: the hand's shell holds no subpart)."""
+    from games.presenters.render import (
+        FRAME_PARTS,
+        clear_part_cache,
+        part_template,
+        seat_frame,
+    )
+
+    table, _users = mid_hand
+    env = engines["jinja2"].env
+    now = time.time()
+    clear_part_cache()
+    for lang in ("zh-hans", "en", "zh-hans", "en"):
+        with translation.override(lang):
+            for seat in (0, 1):
+                frame = seat_frame(table, seat, now=now)
+                ctx = seat_context(table, seat, now=now)
+                for name in FRAME_PARTS:
+                    plain = env.get_template(part_template(name)).render(ctx)
+                    assert frame.parts[name] == plain, (lang, seat, name)
+                assert set(frame.shells) == {"center", "hand"}
+    waiting = table_quick_match(user=make_player("shell_w"), room=table.room)
+    for lang in ("zh-hans", "en"):
+        with translation.override(lang):
+            frame = seat_frame(waiting, 0, now=now)
+            ctx = seat_context(waiting, 0, now=now)
+            assert ctx["me"] is None
+            for name in FRAME_PARTS:
+                plain = env.get_template(part_template(name)).render(ctx)
+                assert frame.parts[name] == plain, (lang, name)
+            assert "hand_tiles" not in frame.parts and "hand" not in frame.shells
