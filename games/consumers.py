@@ -55,6 +55,7 @@ from . import presence
 from .consumer_dispatch import DispatchWithoutConnectionHop
 from .models import Table
 from .presenters import render_toast
+from .presenters.context import FrameBasis
 from .presenters.render import Frame, seat_frame
 from .protocol import TABLE_REQUESTS, parse_move, refusal_message
 from .services import TableError, seats
@@ -517,7 +518,8 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         thread: one thread hand-off per move instead of two, and the mover's
         frame no longer waits for the move's group message to come back from
         the channel layer.  The frame is rendered after the commit from the
-        table and hand the move stored (no query, no snapshot decoded), but
+        table and hand the move stored (no query, no snapshot decoded), and
+        with what it shares with the opponent's (its basis), but
         for a move that ended the hand: settling wrote rows those objects do
         not hold, so that frame is rendered as :meth:`send_frame` does.  If
         the render fails the move stands and the group message renders as
@@ -531,12 +533,12 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         """
         with held_broadcasts(loop) as held:  # sent as the block ends
             table, hand = table_move(user=user, table_id=self.table_id, move=move)
-            self._carry_opponent_frame(table, hand, held)
+            basis = self._carry_opponent_frame(table, hand, held)
         try:
             if hand.ended or self.seat is None:
                 return table, self._render_state()
             with translation.override(self.lang):
-                frame = seat_frame(table, self.seat, user=user, hand=hand)
+                frame = seat_frame(table, self.seat, user=user, hand=hand, basis=basis)
             return table, (frame, (table.hand_id, table.seq))
         except Exception:
             log.exception(
@@ -546,7 +548,7 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
 
     def _carry_opponent_frame(
         self, table: Table, hand: Hand, held: list[dict[str, Any]]
-    ) -> None:
+    ) -> FrameBasis | None:
         """Render the opponent's frame of the state this seat's move left and
         put it in the move's group message (``held``, not sent yet), so the
         opponent's consumer sends it without a thread hand-off, a query or a
@@ -556,10 +558,12 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         its own when its language differs); not for a move that ended the
         hand (settling wrote rows ``table`` and ``hand`` do not hold) nor
         for the server's bot, which has no socket.  A failed render is
-        logged and the message goes without it.
+        logged and the message goes without it.  Returns what the frames of
+        this state share (games.presenters.context.FrameBasis), for the
+        mover's frame, or None.
         """
         if self.seat is None or hand.ended or not table.is_human(1 - self.seat):
-            return
+            return None
         message = next(
             (
                 m
@@ -572,16 +576,18 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
             None,
         )
         if message is None:
-            return
+            return None
         other = 1 - self.seat
         try:
             with translation.override(self.lang):
-                frame = seat_frame(table, other, hand=hand)
+                basis = FrameBasis(table)
+                frame = seat_frame(table, other, hand=hand, basis=basis)
         except Exception:
             log.exception("table %s seat %s: frame after move", table.pk, other)
-            return
+            return None
         # each subpart's HTML once (Frame.wire): the message is ~a third smaller
         message["frame"] = {"seat": other, "lang": self.lang, **frame.wire()}
+        return basis
 
     def _toast(self, message: Any) -> str:
         """A toast of ``message`` (a lazy translation) in the player's language."""

@@ -118,6 +118,7 @@ from typing import Any
 
 from django.conf import settings
 
+from accounts.models import Profile
 from games.engine.hand import Hand
 from games.engine.view import visible_counts
 from games.models import HandRecord, Table
@@ -151,36 +152,48 @@ def _side(side: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def seat_context(
-    table: Table,
-    seat: int,
-    *,
-    user: Any = None,
-    hand: Hand | None = None,
-    now: float | None = None,
-    toast: str | None = None,
-) -> dict[str, Any]:
-    """Build the frame context of ``seat`` at ``table`` (keys: module docstring).
+_SIDE_KEYS = (
+    "wind",
+    "auto_play",
+    "ready",
+    "open_hand",
+    "start_double",
+    "deal_double",
+    "win_doubles",
+    "swaps",
+)
+"""What :func:`games.presenters.players.player` reads of a view's side: the
+seat's public state, the same in either seat's view of one hand."""
 
-    ``hand`` is the live hand if the caller has it (else it is loaded from the
-    snapshot, games.services.hands); ``now`` is epoch seconds (default:
-    the clock).
-    ``user`` is accepted for the contract and not needed: the seat decides
-    what is shown.
 
-    Raises:
-        ValueError: ``seat`` is not 0 or 1.
+class FrameBasis:
+    """What every seat's frame of one state of a table shows alike, worked
+    out once for the frames of that state (a move renders the mover's and
+    the opponent's, games.consumers): the ``table`` context, the rule set's
+    systems, the seats' profiles and their plates.
+
+    Nothing in it comes from a seat's view but the plates, and those only
+    from a side's public state (:data:`_SIDE_KEYS`, each plate keyed by it):
+    no seat's concealed tiles are in a basis.
     """
-    from games.services.hands import HandUnavailableError, load_hand
-    from games.services.unplayable import hand_annul_unplayable, is_evaluation_error
 
-    if seat not in (0, 1):
-        raise ValueError("seat must be 0 or 1")
-    now = time.time() if now is None else now
-    record = table.hand
-    rs = get_ruleset(record.ruleset if record else table.room.ruleset)
-    ctx: dict[str, Any] = {
-        "table": {
+    __slots__ = (
+        "table",
+        "now",
+        "rs",
+        "table_ctx",
+        "systems",
+        "bot_offer",
+        "_profiles",
+        "_plates",
+    )
+
+    def __init__(self, table: Table, *, now: float | None = None) -> None:
+        self.table = table
+        self.now = time.time() if now is None else now
+        record = table.hand
+        self.rs = rs = get_ruleset(record.ruleset if record else table.room.ruleset)
+        self.table_ctx: dict[str, Any] = {
             "id": table.pk,
             "kind": table.kind,
             "status": table.status,
@@ -194,18 +207,72 @@ def seat_context(
             "invite_token": table.invite_token if table.kind == "friend" else None,
             # the seed's SHA-256 commitment, published from the deal (never the seed)
             "commitment": record.commitment if record else None,
-        },
+        }
+        self.systems = sorted(s.value for s in rs.systems)
+        self.bot_offer = (
+            table.status == Table.Status.WAITING
+            and table.kind == Table.Kind.QUICK
+            and self.now >= table.created.timestamp() + settings.MAHJONG_BOT_OFFER_AFTER
+        )
+        self._profiles: dict[int, Profile] | None = None  # read at the first plate
+        self._plates: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def plate(self, seat: int, side: dict[str, Any] | None) -> dict[str, Any]:
+        """``seat``'s plate (games.presenters.players.player) as the view's
+        ``side`` of it shows it: a copy of its own (the caller sets
+        ``dealer``, and the veil ``win_doubles``)."""
+        key = (seat, None if side is None else tuple(side[k] for k in _SIDE_KEYS))
+        plate = self._plates.get(key)
+        if plate is None:
+            if self._profiles is None:
+                self._profiles = seat_profiles(self.table)
+            plate = player(self.table, seat, side, self._profiles)
+            self._plates[key] = plate
+        return dict(plate)
+
+
+def seat_context(
+    table: Table,
+    seat: int,
+    *,
+    user: Any = None,
+    hand: Hand | None = None,
+    now: float | None = None,
+    toast: str | None = None,
+    basis: FrameBasis | None = None,
+) -> dict[str, Any]:
+    """Build the frame context of ``seat`` at ``table`` (keys: module docstring).
+
+    ``hand`` is the live hand if the caller has it (else it is loaded from the
+    snapshot, games.services.hands); ``now`` is epoch seconds (default:
+    the clock).  ``basis``: what the frames of ``table`` in this state share
+    (:class:`FrameBasis` of the same table; its ``now`` is the frame's),
+    worked out here when not given.
+    ``user`` is accepted for the contract and not needed: the seat decides
+    what is shown.
+
+    Raises:
+        ValueError: ``seat`` is not 0 or 1.
+    """
+    from games.services.hands import HandUnavailableError, load_hand
+    from games.services.unplayable import hand_annul_unplayable, is_evaluation_error
+
+    if seat not in (0, 1):
+        raise ValueError("seat must be 0 or 1")
+    if basis is None:
+        basis = FrameBasis(table, now=now)
+    now = basis.now
+    record = table.hand
+    rs = basis.rs
+    ctx: dict[str, Any] = {
+        "table": basis.table_ctx,
         "seat": seat,
         "seq": table.seq,
         "now": int(now * 1000),
         "toast": toast,
-        "systems": sorted(s.value for s in rs.systems),
+        "systems": basis.systems,
         "match": None,
-        "bot_offer": (
-            table.status == Table.Status.WAITING
-            and table.kind == Table.Kind.QUICK
-            and now >= table.created.timestamp() + settings.MAHJONG_BOT_OFFER_AFTER
-        ),
+        "bot_offer": basis.bot_offer,
     }
     ctx["away"] = opponent_away(table, seat, now)
     ctx["timeout_notice"] = None
@@ -276,12 +343,9 @@ def seat_context(
         ):
             return seat_context(fresh, seat, user=user, now=now, toast=toast)
         view = None
-    profiles = seat_profiles(table)
     players = {
-        "me": player(table, seat, view["me"] if view else None, profiles),
-        "opponent": player(
-            table, 1 - seat, view["opponent"] if view else None, profiles
-        ),
+        "me": basis.plate(seat, view["me"] if view else None),
+        "opponent": basis.plate(1 - seat, view["opponent"] if view else None),
     }
     if view is None:
         ctx.update(

@@ -32,7 +32,7 @@ from games.engine.hand import Hand
 from games.models import Table
 from mahjong_site.language import current_language, pinned_language
 
-from .context import seat_context
+from .context import FrameBasis, seat_context
 
 FRAME_TEMPLATE = "games/partials/frame.html"
 
@@ -352,14 +352,18 @@ def seat_frame(
     toast: str | None = None,
     now: float | None = None,
     hand: Hand | None = None,
+    basis: FrameBasis | None = None,
 ) -> Frame:
     """Render ``seat``'s frame from one context (:func:`seat_context`).
 
     Each fragment is its partial of the Jinja2 engine, taken directly (asking
-    each engine in turn cost about a millisecond per frame).  ``hand`` and
-    ``now`` as in :func:`seat_context`.
+    each engine in turn cost about a millisecond per frame).  ``hand``,
+    ``now`` and ``basis`` as in :func:`seat_context` (a basis serves the
+    frames of one state in one language: its plates are translated).
     """
-    ctx = seat_context(table, seat, user=user, toast=toast, now=now, hand=hand)
+    ctx = seat_context(
+        table, seat, user=user, toast=toast, now=now, hand=hand, basis=basis
+    )
     parts: dict[str, str] = {}
     shells: dict[str, str] = {}
     # Jinja2's own environment: not Django's wrapper object per part

@@ -8,7 +8,9 @@ seat may see is the same in both, so the two frames must be identical
 byte for byte; any hidden tile that reaches the HTML (a tile, a count of
 waits left, a hint) makes them differ.  A partial frame (the fragments that
 changed since the seat's previous frame, games.presenters.render.Frame.changes)
-is compared the same way.
+is compared the same way, and so is a frame that shares its basis
+(games.presenters.context.FrameBasis) with the opponent's frame of the real
+hand, rendered first, as a move's two frames do (games.consumers).
 """
 
 import copy
@@ -18,6 +20,7 @@ import pytest
 
 from games.models import Room, Table
 from games.presenters import render_frame
+from games.presenters.context import FrameBasis
 from games.presenters.render import seat_frame
 from games.protocol import parse_move
 from games.rules.tiles import NUM_KINDS
@@ -71,7 +74,7 @@ def check_frames(table, rng, now, seats=(0, 1), sent=None):
         sent[seat] = frame.parts
         assert hand.state.seed not in real or hand.ended
         assert table.hand.secret_seed not in real or hand.ended
-        for _ in range(2):
+        for attempt in range(2):
             other = scrambled(hand, seat, rng)
             if other is None:
                 continue
@@ -81,6 +84,14 @@ def check_frames(table, rng, now, seats=(0, 1), sent=None):
             assert fake_frame.changes(before) == partial, (
                 f"seat {seat} partial frame depends on hidden tiles"
             )
+            if attempt == 0:
+                # a move's two frames share a basis (games.consumers): the
+                # opponent's, from the real hand, first; nothing of it may
+                # reach this seat's frame
+                basis = FrameBasis(table, now=now)
+                seat_frame(table, 1 - seat, hand=hand, basis=basis)
+                shared = seat_frame(table, seat, hand=other, basis=basis).html()
+                assert shared == real, f"seat {seat} frame depends on the basis"
             checked += 1
     return checked
 
