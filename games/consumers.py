@@ -350,7 +350,8 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         Pings closer together than a third of the beat are ignored (no reply).
         A ping that changes nothing is no query, render or group message,
         and its cache write goes with the process's other pings'
-        (games.presence.RefreshBatch).
+        (games.presence.RefreshBatch); so does the read of a ping that must
+        look at both seats, answered to :meth:`_looked` in a task of its own.
         """
         now = time.time()
         if now - self._beat_at < settings.MAHJONG_PRESENCE_BEAT / 3:
@@ -359,10 +360,29 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         assert self.seat is not None
         assert self._presence is not None
         write = self._presence.refresh(now=now)
+        batch = presence.refresh_batch()
         if write is not None:  # nothing to look at: written with others
-            presence.refresh_batch().add(self._presence, *write)
+            batch.add(self._presence, *write)
             return
-        back, here = await _cached(self._presence.beat)(now=now)
+        if self._presence in batch.looks:  # a look already waits for the batch
+            return
+        # looked at with the process's other heartbeats; answered meanwhile,
+        # so this socket's next message does not wait for the batch
+        task = asyncio.ensure_future(self._looked(batch.look(self._presence, now)))
+        self._reveals.add(task)
+        task.add_done_callback(self._reveals.discard)
+
+    async def _looked(self, look: asyncio.Future[presence.Look]) -> None:
+        """Act on what a heartbeat's look learnt (:meth:`heartbeat`): this
+        socket back after its entry expired, the opponent gone or here."""
+        assert self.seat is not None
+        try:
+            back, here = await look
+        except asyncio.CancelledError:  # the socket closed meanwhile
+            return
+        except Exception:
+            log.exception("table %s seat %s: presence look", self.table_id, self.seat)
+            return
         if back:  # its entry had expired (a long pause): here again
             await _pooled(seats.seat_connect)(table_id=self.table_id, seat=self.seat)
         if here is None:  # the opponent is present until later: not looked at

@@ -102,28 +102,46 @@ def socket_beat(
 
 
 def _claim(
-    keys: list[str], held: dict[str, object], socket_id: str, now: float
+    keys: list[str],
+    held: dict[str, object],
+    socket_id: str,
+    now: float,
+    writes: dict[str, list[Any]] | None = None,
 ) -> tuple[str | None, bool]:
     """Refresh or claim a slot among ``keys`` (their values ``held``).
 
     Returns ``(key, back)``: the slot's key (None: every slot is held by
     another live socket) and whether the socket had no live slot before.
+    ``writes``: where to leave the ``SET`` of a slot this socket holds or
+    takes over from an expired entry, for the caller to write with others
+    (else written at once; ``held`` then shows it taken, so another socket
+    settled from the same read does not take it too); claiming an empty
+    slot is always an atomic ``add`` at once.
     """
     cache = _cache()
     expires = now + ttl()
     timeout = ttl() + 1
+
+    def put(key: str) -> None:
+        if writes is None:
+            cache.set(key, [socket_id, expires], timeout)
+        else:
+            writes[key] = held[key] = [socket_id, expires]
+
     for key in keys:
         value = held.get(key)
         if isinstance(value, list) and value[0] == socket_id and _live(value, now):
-            cache.set(key, [socket_id, expires], timeout)
+            put(key)
             return key, False
     for key in keys:
         value = held.get(key)
         if value is None:
             if cache.add(key, [socket_id, expires], timeout):
+                if writes is not None:
+                    held[key] = [socket_id, expires]
                 return key, True
         elif not _live(value, now):  # expired by the clock, not yet collected
-            cache.set(key, [socket_id, expires], timeout)
+            put(key)
             return key, True
     return None, False
 
@@ -226,10 +244,27 @@ class SocketPresence:
     def _look(self, now: float) -> tuple[bool, bool | None]:
         """Read both seats' slots, refresh or claim this socket's slot, and
         remember when the opponent's latest entry expires."""
-        mine = [_slot_key(self.table_id, self.seat, i) for i in range(SLOTS)]
-        theirs = [_slot_key(self.table_id, 1 - self.seat, i) for i in range(SLOTS)]
-        held = _cache().get_many(mine + theirs)
-        self._key, back = _claim(mine, held, self.socket_id, now)
+        return self._settle(_cache().get_many(self._keys()), now)
+
+    def _keys(self) -> list[str]:
+        """Both seats' slot keys: this seat's, then the opponent's."""
+        return [
+            _slot_key(self.table_id, seat, i)
+            for seat in (self.seat, 1 - self.seat)
+            for i in range(SLOTS)
+        ]
+
+    def _settle(
+        self,
+        held: dict[str, object],
+        now: float,
+        writes: dict[str, list[Any]] | None = None,
+    ) -> tuple[bool, bool | None]:
+        """:meth:`_look` from ``held`` (both seats' slots, read), with the
+        slot's write left in ``writes`` if given (:func:`_claim`)."""
+        keys = self._keys()
+        mine, theirs = keys[:SLOTS], keys[SLOTS:]
+        self._key, back = _claim(mine, held, self.socket_id, now, writes)
         self._expires = now + ttl() if self._key is not None else 0.0
         if not self.watch:
             return back, None
@@ -244,58 +279,119 @@ cache call (:class:`RefreshBatch`): far below the TTL, which tolerates two
 lost heartbeats (``MAHJONG_PRESENCE_TTL`` 15 s, a beat every 5 s)."""
 
 
-class RefreshBatch:
-    """The heartbeat refreshes of one process's sockets (one event loop),
-    written together: one ``set_many`` (Redis: one pipelined round trip)
-    every :data:`REFRESH_DELAY` seconds at most, on a worker thread, instead
-    of a thread hand-off and a ``SET`` per ping (issue 15: 400 sockets ping
-    every 5 s, more often than moves are made).
+Look = tuple[bool, bool | None]
+"""What a heartbeat that looks learns (:meth:`SocketPresence.beat`)."""
 
-    :meth:`add` is called on the event loop; a failed write is logged and
-    its sockets look at their next heartbeat (:meth:`SocketPresence.forget`).
+
+class RefreshBatch:
+    """The heartbeats of one process's sockets (one event loop), handled
+    together every :data:`REFRESH_DELAY` seconds at most, in one worker
+    thread call: one ``MGET`` of the slots of every socket due a look and
+    one ``set_many`` (Redis: a pipelined round trip) of every refresh and
+    of the looks' own slots, instead of a thread hand-off and a ``SET`` per
+    ping, and a hand-off, an ``MGET`` and a ``SET`` per look (issue 15: 400
+    sockets ping every 5 s, more often than moves are made).
+
+    :meth:`add` and :meth:`look` are called on the event loop; a failed
+    write is logged and its sockets look at their next heartbeat
+    (:meth:`SocketPresence.forget`); a failed look is an error of its
+    future.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.pending: dict[str, tuple[SocketPresence, list[Any]]] = {}
+        # the sockets due a look, each with when and the future answering it
+        self.looks: dict[SocketPresence, tuple[float, asyncio.Future[Look]]] = {}
         self.flushing: asyncio.Task[None] | None = None
-        # the batches being written, with the task writing each
-        self.writing: list[tuple[dict[str, Any], asyncio.Task[Any] | None]] = []
+        # the batches being written (refreshes, then looks), with the task
+        # writing each
+        self.writing: list[
+            tuple[dict[str, Any], set[SocketPresence], asyncio.Task[Any] | None]
+        ] = []
 
     def add(self, socket: SocketPresence, key: str, value: list[Any]) -> None:
         """Write ``value`` to ``key`` with the next batch (``socket``'s)."""
         self.pending[key] = (socket, value)
+        self._schedule()
+
+    def look(self, socket: SocketPresence, now: float) -> asyncio.Future[Look]:
+        """Have the next batch look at ``socket``'s table as of ``now``
+        (:meth:`SocketPresence.beat`); the future answers what it learnt."""
+        if socket in self.looks:
+            return self.looks[socket][1]
+        future: asyncio.Future[Look] = self.loop.create_future()
+        self.looks[socket] = (now, future)
+        self._schedule()
+        return future
+
+    def _schedule(self) -> None:
         if self.flushing is None:
             self.flushing = self.loop.create_task(self._flush())
 
     async def withdraw(self, socket: SocketPresence) -> None:
-        """``socket`` closes: drop its refresh not written yet, and wait for
-        one being written, so that freeing its slot comes after (a refresh
-        written later would keep a closed socket present for a TTL)."""
+        """``socket`` closes: drop its refresh or look not written yet, and
+        wait for one being written, so that freeing its slot comes after (a
+        refresh written later would keep a closed socket present for a
+        TTL)."""
         for key in [k for k, (owner, _v) in self.pending.items() if owner is socket]:
             del self.pending[key]
-        if not self.pending and self.flushing is not None:
+        looked = self.looks.pop(socket, None)
+        if looked is not None:
+            looked[1].cancel()
+        if not self.pending and not self.looks and self.flushing is not None:
             self.flushing.cancel()  # still waiting: nothing taken yet
             self.flushing = None
-        for batch, task in list(self.writing):
-            if task is not None and any(o is socket for o, _v in batch.values()):
+        for batch, lookers, task in list(self.writing):
+            if task is not None and (
+                socket in lookers or any(o is socket for o, _v in batch.values())
+            ):
                 await asyncio.shield(task)
 
     async def _flush(self) -> None:
         await asyncio.sleep(REFRESH_DELAY)
         batch, self.pending, self.flushing = self.pending, {}, None
-        entry = (batch, asyncio.current_task())
+        looks, self.looks = self.looks, {}
+        entry = (batch, set(looks), asyncio.current_task())
         self.writing.append(entry)
+        asked = [(socket, now) for socket, (now, _f) in looks.items()]
         try:
-            await sync_to_async(_write_many, thread_sensitive=False)(
-                {key: value for key, (_socket, value) in batch.items()}
+            learnt = await sync_to_async(_exchange, thread_sensitive=False)(
+                {key: value for key, (_socket, value) in batch.items()}, asked
             )
-        except Exception:
-            log.exception("presence: %d heartbeats not written", len(batch))
+        except Exception as exc:
+            log.exception(
+                "presence: %d heartbeats and %d looks failed", len(batch), len(looks)
+            )
             for socket, _value in batch.values():
                 socket.forget()
+            for socket in looks:
+                socket.forget()
+            for _now, future in looks.values():
+                if not future.done():
+                    future.set_exception(exc)
+        else:
+            for (_now, future), answer in zip(looks.values(), learnt, strict=True):
+                if not future.done():
+                    future.set_result(answer)
         finally:
             self.writing = [w for w in self.writing if w is not entry]
+
+
+def _exchange(
+    entries: dict[str, list[Any]], looks: list[tuple[SocketPresence, float]]
+) -> list[Look]:
+    """Write ``entries`` (refreshes) and look for each of ``looks``
+    (socket, now): one read of all their slots, their slots' writes with
+    the refreshes in one ``set_many``.  Returns each look's answer."""
+    cache = _cache()
+    keys = [key for socket, _now in looks for key in socket._keys()]
+    held = cache.get_many(keys) if keys else {}
+    writes = dict(entries)
+    learnt = [socket._settle(held, now, writes) for socket, now in looks]
+    if writes:
+        _write_many(writes)
+    return learnt
 
 
 def _write_many(entries: dict[str, list[Any]]) -> None:

@@ -161,10 +161,11 @@ async def test_the_heartbeat_keeps_a_socket_present_and_its_absence_expires(
     assert await _present(table.pk, 0) and await _present(table.pk, 1)
     # without a ping, the entries expire one TTL after the connect
     assert not await _present(table.pk, 1, t0 + ttl + 0.5)
-    # a ping moves seat 0's expiry on (never answered)
-    await ca.send_to(text_data=json.dumps({"action": "ping"}))
-    assert await ca.receive_nothing(timeout=0.3)
+    # a ping moves seat 0's expiry on (never answered), with the process's
+    # next batch of heartbeats
     t1 = time.time()
+    await ca.send_to(text_data=json.dumps({"action": "ping"}))
+    assert await ca.receive_nothing(timeout=presence.REFRESH_DELAY + 0.3)
     assert await _present(table.pk, 0, t1 + ttl - 0.5)
     # both sockets fall silent for a TTL (seat 1's process died, or its
     # device slept: disconnect() never runs); seat 0's next ping finds
@@ -229,8 +230,9 @@ async def test_pings_that_change_nothing_are_one_cache_write(settings, monkeypat
     cb, ok2, _ = await ws(b, table.pk)
     seqs = [_seq((await drain(sock, wait=2.0))[-1]) for sock in (ca, cb)]
     # seat 0 opened before seat 1: its first ping looks, and sees seat 1
+    # (with the process's next batch of heartbeats)
     await ca.send_to(text_data=json.dumps({"action": "ping", "seq": seqs[0]}))
-    assert await ca.receive_nothing(timeout=0.3)
+    assert await ca.receive_nothing(timeout=presence.REFRESH_DELAY + 0.3)
     before = time.time()
     captured, calls = await _ping_costs(
         monkeypatch, list(zip((ca, cb), seqs, strict=True))

@@ -592,3 +592,49 @@ def test_refreshes_are_written_together_and_a_closed_socket_s_are_dropped(
     asyncio.run(failed())
     assert socks["a"].refresh(now=now + 11) is None  # looks: a read and a write
     assert socks["b"].refresh(now=now + 11) is not None
+
+
+def test_looks_go_with_the_batch_one_read_and_one_write_for_all(
+    alice, bob, room, monkeypatch, counted
+):
+    """games.presence.RefreshBatch.look: the heartbeats of a process that
+    must look (both seats' slots) are answered together with its refreshes:
+    one read (Redis MGET) of every looking socket's slots and one set_many
+    of the refreshes and the looks' own slots — the same answers as
+    SocketPresence.beat, each socket's slot live a TTL after its beat; a
+    look of a socket that closes before the batch is dropped."""
+    import asyncio
+
+    monkeypatch.setattr(presence, "REFRESH_DELAY", 0.05)
+    ttl = presence.ttl()
+    t1 = table_quick_match(user=alice, room=room, now=T0)
+    t1 = table_quick_match(user=bob, room=room, now=T0)
+    a = presence.SocketPresence(table_id=t1.pk, seat=0, socket_id="a")
+    b = presence.SocketPresence(table_id=t1.pk, seat=1, socket_id="b")
+    c = presence.SocketPresence(table_id=t1.pk + 10**6, seat=0, socket_id="c")
+    d = presence.SocketPresence(table_id=t1.pk + 10**6, seat=1, socket_id="d")
+    for sock in (a, b, c, d):
+        sock.open(now=T0)
+    # a saw no opponent when it opened, c none ever: both look; b refreshes
+    write = b.refresh(now=T0 + 5)
+    assert write is not None and a.refresh(now=T0 + 5) is None
+
+    async def beats() -> list:
+        batch = presence.refresh_batch()
+        batch.add(b, *write)
+        looks = [batch.look(a, T0 + 5), batch.look(c, T0 + 5)]
+        gone = batch.look(d, T0 + 5)
+        await batch.withdraw(d)
+        counted.calls.clear()
+        answers = await asyncio.gather(*looks)
+        assert gone.cancelled()
+        return answers
+
+    assert asyncio.run(beats()) == [(False, True), (False, True)]
+    assert counted.calls == ["get_many", "set_many"]
+    for sock, seat, table_id in ((a, 0, t1.pk), (b, 1, t1.pk), (c, 0, t1.pk + 10**6)):
+        keys = [presence._slot_key(table_id, seat, i) for i in range(presence.SLOTS)]
+        held = [v for v in presence._cache().get_many(keys).values() if v]
+        assert held == [[sock.socket_id, T0 + 5 + ttl]]
+    # what they learnt is remembered as after a beat: refreshes from now on
+    assert a.refresh(now=T0 + 8) is not None and c.refresh(now=T0 + 8) is not None
