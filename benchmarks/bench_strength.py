@@ -21,6 +21,10 @@ Run (2 worker processes, progress on stderr)::
 
 ``--seeds 1000`` plays 2,000 hands per pairing and rule set.
 
+Like a server process, the benchmark tunes Python's garbage collector after
+start-up, before the workers fork (:func:`mahjong_site.process.tune_gc`; the
+first line says ``gc: tuned``); ``--default-gc`` leaves CPython's defaults.
+
 Besides the levels of :data:`games.engine.bots.LEVELS`, a pairing may name
 ``normal-before15``: the ``normal`` bot as it was before issue 15 let it do
 less work (its old :class:`~games.engine.bots.evaluate.Style`, kept only
@@ -46,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.engine.bots import Bot, NormalBot, make_bot  # noqa: E402
 from games.engine.bots import evaluate as ev  # noqa: E402
 from games.engine.bots.arena import coin_deltas, play_hand  # noqa: E402
+from mahjong_site.process import tune_gc  # noqa: E402
 
 
 class NormalBefore15(NormalBot):
@@ -117,7 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairings", nargs="+", default=["hard:normal", "normal:easy"])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--base-seed", type=int, default=20261130)
+    parser.add_argument(
+        "--default-gc", action="store_true", help="leave the collector untuned"
+    )
     args = parser.parse_args(argv)
+    if not args.default_gc:
+        tune_gc()
+    print(f"gc: {'default' if args.default_gc else 'tuned'}", flush=True)
     jobs = [
         Job(rs, *pair.split(":"), i, args.base_seed)
         for rs in args.rulesets

@@ -4,7 +4,6 @@ Run with ``daphne mahjong_site.asgi:application`` (or ``manage.py runserver``, w
 uses Daphne because ``daphne`` is first in INSTALLED_APPS).
 """
 
-import gc
 import os
 from typing import Any
 
@@ -20,6 +19,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from mahjong_site.process import tune_gc  # noqa: E402
 
 
 class _Router(ProtocolTypeRouter):
@@ -55,22 +55,21 @@ application = _Router(
 
 
 def _settle_heap() -> None:
-    """Compile the table partials, then freeze what start-up allocated.
+    """Compile the table partials, then tune the collector (freeze what
+    start-up allocated, collect less often): see :func:`tune_gc`.
 
     Python's full (generation 2) collection walks every tracked object and
     stops the process meanwhile; in ``benchmarks/bench_ws.py`` those pauses
     were 90-310 ms per Daphne process, several a minute, and they made the
-    slowest 1 % of moves.  ``gc.freeze()`` moves everything alive now (Django,
-    the apps, the compiled templates) out of the collector's reach, which
-    roughly halved the pauses.  Objects created later are collected as usual.
+    slowest 1 % of moves.  Freezing the start-up heap (Django, the apps, the
+    compiled templates) roughly halved the pauses.
     """
     from django.template import engines
 
     env = engines["jinja2"].env  # type: ignore[attr-defined]  # the Jinja2 backend
     for name in env.list_templates(filter_func=lambda n: n.startswith("games/")):
         env.get_template(name)
-    gc.collect()
-    gc.freeze()
+    tune_gc()
 
 
 _settle_heap()

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand
 
 from games import presence
 from games.services.clock import run_due, run_forever
+from mahjong_site.process import tune_gc
 
 
 class Command(BaseCommand):
@@ -32,6 +33,7 @@ class Command(BaseCommand):
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
         presence.warm()  # its grace checks read presence: connect now
+        tune_gc()  # a server process: set up, now tune the collector
         self.stdout.write("clock running")
         self.stdout.flush()
         run_forever(stop=stop)
