@@ -11,8 +11,9 @@ concealed tiles except under 明牌).
 Context keys (the contract with the templates; tiles are notation strings
 such as ``"5m"``, times are epoch milliseconds):
 
-``table``        {id, kind, status, closed_reason, room {name, stake}, ruleset,
-                  practice, ws_url, record_url (current hand's record page),
+``table``        {id, kind, status, closed_reason, closed_seat (whose leaving
+                  closed it, or None), room {name, stake}, ruleset, practice,
+                  ws_url, record_url (current hand's record page),
                   commitment (the current hand's seed commitment, hex, or None)}
 ``seat``         this seat (0/1)
 ``seq``          the sequence number the next action answers (send it back);
@@ -198,6 +199,9 @@ class FrameBasis:
             "kind": table.kind,
             "status": table.status,
             "closed_reason": table.closed_reason,
+            # whose leaving closed it (seat number, or None): "you left" vs
+            # "the table closed" on a waiting table opened again
+            "closed_seat": table.closed_seat,
             "room": {"name": table.room.name, "stake": table.room.stake},
             "ruleset": rs.name,
             "ruleset_zh": rs.zh,
