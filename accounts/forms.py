@@ -1,5 +1,7 @@
-"""Forms: the player's nickname, the staff's inbox message and ledger correction."""
+"""Forms: the login, the player's nickname, the staff's inbox message and ledger
+correction."""
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
@@ -7,6 +9,18 @@ from django.utils.translation import gettext_lazy as _
 from .models import LedgerEntry, Profile
 from .nicknames import nickname_normalize
 from .validators import validate_nickname, validate_username
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's login form (``ACCOUNT_FORMS["login"]``) with its one field
+    marked ``autocomplete="username"``: the field takes a username or an
+    e-mail address (``ACCOUNT_LOGIN_METHODS``), and allauth marks that case
+    ``email``, so a password manager offered the address and not the name the
+    player signed up with."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["login"].widget.attrs["autocomplete"] = "username"
 
 
 class NicknameForm(forms.ModelForm):

@@ -83,6 +83,9 @@ def _review_by_step(
                 "name": replay.file.players[seat].display,
                 "agreed": agreed,
                 "decisions": made,
+                # the choices that were not the computer's (the agreement
+                # counts identical ones; ``costly`` lists those that lost)
+                "differed": made - agreed,
                 "rate": agreed / made if made else None,
                 "useful_lost": sum(d.useful_lost for d in mine),
                 "shanten_lost": sum(d.shanten_lost for d in mine),

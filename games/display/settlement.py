@@ -31,8 +31,9 @@ def settle_lines(lines: Any, practice: Any = False) -> list[dict[str, Any]]:
 
     ``lines`` are the presenter's ``settlement.lines`` ({key, zh, en, value, note});
     returns [{key, label, value (text: "×2" for factors, "1,700" for amounts),
-    note}] in order. Totals shown elsewhere are left out, a zero rake too, and
-    at practice tables every coin amount (游戏币, 封顶, 系统回收).
+    note}] in order. Totals shown elsewhere are left out, a zero rake and a
+    倍数 of ×1 too, and at practice tables every coin amount (游戏币, 封顶,
+    系统回收).
     """
     english = (current_language() or "zh-hans").lower().startswith("en")
     shown: list[dict[str, Any]] = []
@@ -42,6 +43,10 @@ def settle_lines(lines: Any, practice: Any = False) -> list[dict[str, Any]]:
         key = str(line.get("key", ""))
         value: Any = line.get("value")
         if key in _LINES_HIDDEN:
+            continue
+        if key == "multiplier" and value == 1:
+            # 倍数 ×1 multiplies nothing (erren has no 倍数 kind at all) and,
+            # beside the ×2 doubling shares, reads as if they were multiplied
             continue
         if key in COIN_LINES and (practice or (key == "rake" and not value)):
             continue

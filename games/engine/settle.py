@@ -99,6 +99,10 @@ FACTOR_LINES = frozenset({"multiplier", "self_drawn", "ready_win"})
 加倍 lines, one per seat (``open_hand_0`` …), are factors too
 (:func:`is_factor_line`)."""
 
+SHARE_LINES = ("start_double", "win_double", "task")
+"""Keys of the seed 000 doubling shares, in order; when any is present the
+``fan`` line (总番数) is their sum, not their product (:func:`settle`)."""
+
 COIN_LINES = frozenset({"coins_raw", "cap", "rake"})
 """Keys of the lines whose value is 游戏币 (a practice table pays none)."""
 

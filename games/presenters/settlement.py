@@ -14,6 +14,7 @@ from django.dispatch import receiver
 from django.urls import NoReverseMatch, get_script_prefix, reverse
 
 from games.engine.hand import Hand
+from games.engine.settle import SHARE_LINES
 from games.models import HandRecord, Table
 from games.rules.rulesets import get as get_ruleset
 
@@ -89,6 +90,8 @@ def settlement_view(
         # 总番数: the settlement's total after seed 000's doubling shares
         # (开始加倍, 胡加倍, 任务); the header shows the same number
         "total_fan": total_fan(st, result),
+        # the shares 总番数 adds up (shown "32 + 36 + 32 = 100")
+        "fan_shares": fan_shares(st.get("lines") or ()),
         "lines": seat_notes(_stated(st.get("lines", []), ruleset), seat),
         "coins": {"me": deltas[seat], "opponent": deltas[other]},
         "skill": {"me": skill[seat], "opponent": skill[other]},
@@ -188,6 +191,19 @@ def seat_notes(lines: list[Any], seat: int) -> list[Any]:
             line = dict(line, note_code="mine" if mine else "theirs")
         out.append(line)
     return out
+
+
+def fan_shares(lines: Any) -> list[int]:
+    """The values of the doubling shares (``SHARE_LINES``) the settlement's
+    总番数 is the sum of, in order; empty when fewer than two (one share is
+    the total itself, so there is nothing to add up)."""
+    values = {
+        line.get("key"): int(line.get("value") or 0)
+        for line in lines
+        if isinstance(line, dict) and line.get("key") in SHARE_LINES
+    }
+    shares = [values[key] for key in SHARE_LINES if key in values]
+    return shares if len(shares) > 1 else []
 
 
 def total_fan(st: dict[str, Any], result: dict[str, Any]) -> int:

@@ -3,6 +3,9 @@
 from .env import PRODUCTION, env
 
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
+# The login field says autocomplete="username" (allauth says "email" when
+# both methods are on; the field takes either).
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True
 # "optional": a verification mail is sent but login does not wait for it.

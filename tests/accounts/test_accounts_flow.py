@@ -204,3 +204,15 @@ def test_account_pages_need_login(client):
         response = client.get(reverse(name))
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("account_login"))
+
+
+def test_login_field_is_marked_as_a_username_for_autofill(client):
+    """Fresh tester: the login field takes a username or an e-mail but said
+    autocomplete="email", so browsers offered the address, not the name."""
+    html = client.get(reverse("account_login")).content.decode()
+    field = re.search(r"<input[^>]*name=\"login\"[^>]*>", html)
+    assert field, html
+    assert 'autocomplete="username"' in field.group(0)
+    assert 'autocomplete="email"' not in field.group(0)
+    password = re.search(r"<input[^>]*name=\"password\"[^>]*>", html)
+    assert password and 'autocomplete="current-password"' in password.group(0)

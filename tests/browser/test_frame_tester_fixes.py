@@ -361,3 +361,66 @@ def test_live_region_before_the_deal_says_the_turn_bars_prompt(phase, pre_deal, 
     bar = _text(root.find_all(data_testid="turn")[0])
     assert bar.isascii() and bar.endswith("?")
     assert root.find_all(id="mj-status")[0].attrs["data-say"] == bar
+
+
+def test_an_erren_settlement_shows_its_doublings_added_up_not_multiplied():
+    """Fresh tester: 二人麻将's chips "开始加倍 32 (16×2)", "胡加倍 ×1 36",
+    "任务加倍 32 (16×2)" and "倍数 ×1" over 总番数 100 read as if multiplied
+    (128 expected).  Seed 000 adds the shares; the panel now says so with the
+    engine's own values, and drops the 倍数 ×1 that multiplies nothing."""
+    from games.engine.settle import Outcome, settle
+    from games.presenters.settlement import settlement_view
+    from games.rules.rulesets import get
+
+    done = settle(
+        Outcome(
+            winner=0,
+            self_drawn=True,
+            base_fan=16,
+            start_double=(True, False),
+            win_doubles=1,
+            task_done=True,
+        ),
+        ruleset=get("erren"),
+        stake=10,
+        balances=(10_000, 10_000),
+    )
+    assert done.fan == 100 and done.multiplier == 1
+    view = settlement_view(
+        result={"winner": 0, "self_drawn": True, "fan_total": 16, "fans": []},
+        settlement=done.to_json(),
+        seat=0,
+        practice=True,
+        annulled=False,
+        ruleset="erren",
+    )
+    assert view["fan_shares"] == [32, 36, 32]
+    for language, words in (
+        ("zh-hans", "总番数是各项加倍相加：32 + 36 + 32 = 100"),
+        ("en", "Total fan adds up the doublings: 32 + 36 + 32 = 100"),
+    ):
+        ctx = context(phase="ended", settlement=settlement(**view))
+        with translation.override(language):
+            root = parse(render_to_string("games/partials/frame.html", ctx))
+        panel = root.find_all(data_testid="settlement")[0]
+        assert _text(panel.find_all(data_testid="fan-shares")[0]) == words
+        shown = [li.attrs["data-line"] for li in panel.find_all(data_line="*")]
+        # 自摸 ×1 stays: 自摸不加倍 is a stated erren rule
+        assert shown == ["start_double", "win_double", "task", "self_drawn"]
+    # one share is the total itself: nothing to add up
+    single = settlement_view(
+        result={"winner": 0, "fan_total": 16, "fans": []},
+        settlement=settle(
+            Outcome(winner=0, base_fan=16, task_done=True),
+            ruleset=get("erren"),
+            stake=10,
+            balances=(10_000, 10_000),
+        ).to_json(),
+        seat=0,
+        practice=True,
+        annulled=False,
+        ruleset="erren",
+    )
+    assert single["fan_shares"] == []
+    root = render(context(phase="ended", settlement=settlement(**single)))
+    assert not root.find_all(data_testid="fan-shares")

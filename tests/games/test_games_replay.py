@@ -229,6 +229,40 @@ def test_players_read_their_own_review_and_staff_both(client, alice, bob, room):
     assert f'data-testid="review-player-useful">{useful}<' in html
 
 
+def test_the_summary_says_the_differing_choices_lost_nothing(client, alice, bob, room):
+    """Fresh tester: "一致率 12% (1/8)" over "没有比电脑更差的选择" read as a
+    contradiction.  The agreement counts identical choices; the sentence now
+    says how many differed and that none of those left more shanten steps or
+    fewer useful tiles than the computer's (what ``costly`` measures)."""
+    record = _pvp(alice, bob, room, seed=4)
+    stored = review_store(hand_id=record.pk)
+    for d in stored.decisions:  # every differing choice as good as the bot's
+        d["player"]["shanten"] = d["bot"]["shanten"]
+        d["player"]["useful"] = d["bot"]["useful"]
+    stored.save(update_fields=["decisions"])
+    agreed, made = stored.counts(0)
+    assert made > agreed
+    client.force_login(alice)
+    for language, words in (
+        (
+            "zh-hans",
+            f"和电脑完全相同的选择：{agreed} 个；另外 {made - agreed} 个不同，"
+            "但都没有比电脑的选择多走向听或少拿有效牌。",
+        ),
+        (
+            "en",
+            f"Choices identical to the computer's: {agreed}. The other "
+            f"{made - agreed} differed, but none left more shanten steps or "
+            "fewer useful tiles than the computer's choice.",
+        ),
+    ):
+        client.cookies["django_language"] = language
+        page = client.get(_url(record)).content.decode()
+        said = re.search(r'data-testid="review-none-worse">([^<]*)<', page)
+        assert said and said.group(1) == words, page
+        assert "没有比电脑更差的选择" not in page
+
+
 def _step_of(client, record, seq: int) -> int:
     from games.replay.board import step_of
     from games.replay.replay import build_replay

@@ -51,4 +51,4 @@ def test_the_self_drawn_chip_only_where_it_is_a_rule(name):
         )
     else:
         assert "self_drawn" not in chips
-        assert "multiplier" in chips  # the rest is still listed
+        assert "coins_raw" in chips  # the rest is still listed (倍数 ×1 is not)
