@@ -166,7 +166,7 @@ def player(
     if profile is None:
         bot = not table.is_human(seat)
         # one name for the computer everywhere (lobby, records, seed_demo)
-        nickname = bot_name(table.bot_level) if bot else gettext("等待入座")
+        nickname = bot_name(table.bot_level) if bot else gettext("空座位")
         level = balance = rating = info = skill = None
         provisional = True
     else:

@@ -148,7 +148,7 @@ def test_seat_context_of_a_waiting_table_offers_a_bot_after_the_wait(
     created = table.created.timestamp()
     ctx = seat_context(table, 0, now=created + 5)
     assert ctx["phase"] == "waiting" and ctx["bot_offer"] is False
-    assert ctx["players"]["opponent"]["nickname"] == "等待入座"
+    assert ctx["players"]["opponent"]["nickname"] == "空座位"
     assert seat_context(table, 0, now=created + 21)["bot_offer"] is True
 
 
