@@ -4,7 +4,7 @@ The move that ends a hand settles it in the same transaction, under the
 table's row lock: the move's log rows and snapshot, the hand record (its
 ``settled`` guard and its result in one UPDATE), the profiles locked (the
 bot's account found by username in that same statement), the ledger's
-entries in one INSERT and the balances by one executemany, the players'
+entries in one INSERT and the balances in one UPDATE, the players'
 statistics read and updated (four rows: two players, overall and the rule
 set), the HandSeat rows in one INSERT, the match, the
 settlement countdown's due row and the table.  继续 deals the next hand: the
@@ -44,8 +44,7 @@ MOVE = [
     *together('INSERT INTO "games_handevent"', 'UPDATE "games_handsnapshot"'),
 ]
 SETTLE = ['UPDATE "games_handrecord"', PROFILES]
-# the balances: one UPDATE per profile, sent by one executemany (accounts.ledger)
-LEDGER = ['INSERT INTO "accounts_ledgerentry"', '2 × UPDATE "accounts_profile"']
+LEDGER = ['INSERT INTO "accounts_ledgerentry"', 'UPDATE "accounts_profile"']
 STATS_READ = ['SELECT FROM "leaderboard_playerstats"']
 STATS_NEW = ['INSERT INTO "leaderboard_playerstats"']
 BOOKS = [
