@@ -1,7 +1,9 @@
 """The replay (回放) pages: a finished hand step by step, its export and import,
 the public switch and the fairness page.
 
-Thin: each view checks access (``games.selectors.access_replay``), builds or
+Thin: each view of one hand checks access (``games.selectors.access_replay``)
+through ``_replay_view``, the one place that also decides what a visitor who is
+not signed in gets (the sign-in page, not a 404); then it builds or
 reads the cached replay (``games.replay``) and renders.  ``?step=N`` is the
 step shown; with ``part=board`` only the board partial is sent (the page's
 script moves step by step with it).
@@ -9,7 +11,9 @@ script moves step by step with it).
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -98,6 +102,31 @@ def _review_by_step(
     return by_step, {"seats": summary, "error": stored.error}
 
 
+def _replay_view(
+    view: Callable[[HttpRequest, selectors.ReplayAccess], HttpResponse],
+) -> Callable[[HttpRequest, int], HttpResponse]:
+    """Make ``view(request, access)`` a view of ``hands/<hand_id>/…``.
+
+    One access rule for the replay page, its export and its public switch:
+    ``selectors.access_replay`` (its two players and staff, anyone once it is
+    public). A visitor who is not signed in and may not see the hand is sent
+    to sign in (``?next=`` the URL asked for); a signed-in one gets 404 (the
+    hand's existence is not revealed).
+    """
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, hand_id: int) -> HttpResponse:
+        try:
+            access = selectors.access_replay(user=request.user, hand_id=hand_id)
+        except Http404:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise
+        return view(request, access)
+
+    return wrapped
+
+
 def _render_board(ctx: dict[str, Any]) -> str:
     return engines["jinja2"].get_template(BOARD).render(ctx)
 
@@ -124,18 +153,9 @@ def _respond(
 
 
 @require_GET
-def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
-    """回放: a finished hand step by step (the record page's URL).
-
-    Its two players and staff, or anyone once it is public; others get 404,
-    and a visitor who is not signed in is asked to sign in first.
-    """
-    try:
-        access = selectors.access_replay(user=request.user, hand_id=hand_id)
-    except Http404:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        raise
+@_replay_view
+def hand_replay(request: HttpRequest, access: selectors.ReplayAccess) -> HttpResponse:
+    """回放: a finished hand step by step (the record page's URL)."""
     record = access.record
     default_bottom = access.seat if access.seat is not None else 0
     bottom = _int(request.GET.get("seat"), default_bottom)
@@ -164,9 +184,10 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 
 @require_GET
-def hand_export(request: HttpRequest, hand_id: int) -> HttpResponse:
+@_replay_view
+def hand_export(request: HttpRequest, access: selectors.ReplayAccess) -> HttpResponse:
     """The whole hand as a JSON file (schema: docs/hand-export.md)."""
-    access = selectors.access_replay(user=request.user, hand_id=hand_id)
+    hand_id = access.record.pk
     data = hand_file_from_record(access.record).to_json()
     response = JsonResponse(
         data, json_dumps_params={"ensure_ascii": False, "indent": 1}
@@ -176,9 +197,10 @@ def hand_export(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 
 @require_POST
-def hand_share(request: HttpRequest, hand_id: int) -> HttpResponse:
+@_replay_view
+def hand_share(request: HttpRequest, access: selectors.ReplayAccess) -> HttpResponse:
     """A player makes the replay public (anyone with the link) or private again."""
-    access = selectors.access_replay(user=request.user, hand_id=hand_id)
+    hand_id = access.record.pk
     if not access.is_player:
         raise Http404("not a player of this hand")
     public = request.POST.get("public") == "1"

@@ -86,6 +86,33 @@ def test_nobody_sees_a_live_hand_then_its_players_and_staff(client, alice, bob, 
     assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
 
 
+def test_signed_out_export_follows_the_replay_page(client, alice, bob, room):
+    """The export answers a signed-out visitor as its replay page does: the
+    sign-in page (then back to the file) for a private hand, the file once
+    public (it answered 404 while the page asked to sign in)."""
+    record = _pvp(alice, bob, room)
+    export = reverse("games:hand_export", args=[record.pk])
+    response = client.get(export)
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next={export}"
+    share = reverse("games:hand_share", args=[record.pk])
+    response = client.post(share, {"public": "1"})
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next={share}"
+    record.refresh_from_db()
+    assert not record.public
+    HandRecord.objects.filter(pk=record.pk).update(public=True)
+    response = client.get(export)
+    assert response.status_code == 200
+    assert response.json()["hand"]["id"] == record.pk
+    # no such hand: the sign-in page too, for page and file alike
+    missing = reverse("games:hand_export", args=[record.pk + 1000])
+    assert client.get(missing).status_code == 302
+    assert client.get(_url(record).replace(str(record.pk), str(record.pk + 1000)))[
+        "Location"
+    ].startswith("/accounts/login/")
+
+
 def test_a_player_makes_the_replay_public_then_private(client, alice, bob, room):
     record = _pvp(alice, bob, room)
     stranger = make_player("stranger")
