@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from games.engine.settle import COIN_LINES, is_factor_line
 from mahjong_site.language import current_language
@@ -58,10 +58,54 @@ def settle_lines(lines: Any, practice: Any = False) -> list[dict[str, Any]]:
                 text = f"{int(value):,}"
             except (TypeError, ValueError):
                 text = str(value)
+        note = coins_note(lines) if key == "coins_raw" else None
         shown.append(
-            {"key": key, "label": label, "value": text, "note": settle_note(line)}
+            {
+                "key": key,
+                "label": label,
+                "value": text,
+                "note": note or settle_note(line),
+            }
         )
     return shown
+
+
+def _int_value(lines: Any, key: str, default: int) -> int:
+    try:
+        return int(line_value(lines, key))
+    except (TypeError, ValueError):
+        return default
+
+
+def coins_note(lines: Any) -> str | None:
+    """How the 游戏币 line's coins were computed, in words of the active language.
+
+    Seed 002 "总番数X房间基数X倍数=游戏币" (seed 000: 房间底分 × 番), times the
+    自摸 factor where a rule set has one: e.g. ``"总番数 13 × 房间基数 3"`` /
+    ``"total fan 13 × room stake 3"``; ``× 倍数 4`` / ``× 自摸 2`` only when the
+    factor is more than 1 (a ×1 multiplies nothing: erren has no 倍数 at all).
+    The engine's note (``"13×3×1"``) carries the same figures without words;
+    the stake is not a line of its own, so it is the 游戏币 value divided by the
+    others. None when the lines do not give it (no 总番数, a zero product), and
+    the engine's note is shown instead.
+    """
+    raw = _int_value(lines, "coins_raw", 0)
+    fan = _int_value(lines, "fan", 0)
+    multiplier = _int_value(lines, "multiplier", 1)
+    self_drawn = _int_value(lines, "self_drawn", 1)
+    per_stake = fan * multiplier * self_drawn
+    if per_stake <= 0 or raw <= 0 or raw % per_stake:
+        return None
+    stake = raw // per_stake
+    parts = [
+        gettext("总番数 %(fan)s") % {"fan": f"{fan:,}"},
+        gettext("房间基数 %(stake)s") % {"stake": f"{stake:,}"},
+    ]
+    if multiplier > 1:
+        parts.append(gettext("倍数 %(n)s") % {"n": f"{multiplier:,}"})
+    if self_drawn > 1:
+        parts.append(gettext("自摸 %(n)s") % {"n": self_drawn})
+    return " × ".join(parts)
 
 
 SETTLE_NOTES = {

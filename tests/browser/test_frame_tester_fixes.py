@@ -117,8 +117,8 @@ def test_practice_settlement_lists_fans_and_factors_but_no_coins():
             "key": "coins_raw",
             "zh": "游戏币",
             "en": "Coins",
-            "value": 170,
-            "note": "17×10×1",
+            "value": 340,
+            "note": "17×10×2",
         },
         {"key": "rake", "zh": "系统回收", "en": "Rake", "value": 9, "note": "5%"},
     ]
@@ -129,7 +129,7 @@ def test_practice_settlement_lists_fans_and_factors_but_no_coins():
     assert shown == ["multiplier"]
     assert "×2" in _text(panel.find_all(data_line="multiplier")[0])
     text = _text(panel)
-    assert "170" not in text and "系统回收" not in text and "游戏币 " not in text
+    assert "340" not in text and "系统回收" not in text and "游戏币 " not in text
     assert not panel.find_all(data_testid="delta-me")
     assert "人机练习不计游戏币和实力积分" in _text(
         panel.find_all(data_testid="practice-note")[0]
@@ -141,7 +141,9 @@ def test_practice_settlement_lists_fans_and_factors_but_no_coins():
     )[0]
     shown = [li.attrs["data-line"] for li in panel.find_all(data_line="*")]
     assert shown == ["multiplier", "coins_raw", "rake"]
-    assert "游戏币 170 (17×10×1)" in _text(panel.find_all(data_line="coins_raw")[0])
+    assert "游戏币 340 (总番数 17 × 房间基数 10 × 倍数 2)" in _text(
+        panel.find_all(data_line="coins_raw")[0]
+    )
     assert panel.find_all(data_testid="delta-me")
 
 
