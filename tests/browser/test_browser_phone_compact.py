@@ -88,3 +88,54 @@ def test_recent_hands_stay_a_table_on_a_desktop(live, browser, recent_player):
     assert table.evaluate("t => getComputedStyle(t).display") == "table"
     assert table.locator("thead").is_visible()
     page.close()
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_lobby_rooms_are_compact_rows_on_a_phone(live, browser, lang):
+    """The fresh tester's phone lobby was ~5,600 px tall: a tall card per room
+    (name, stake, three counts, 快速开始 on its own line, then the bot level
+    and 人机练习). Each room is now a row of about a third of that, with the
+    play buttons side by side, and every control is still reached by Tab."""
+    live.create_players(f"phonelobby{lang[:2]}")
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live.url}])
+    page = context.new_page()
+    login(page, live, f"phonelobby{lang[:2]}")
+    page.goto(f"{live.url}/lobby/")
+    page.screenshot(path=f"/tmp/phone_lobby_{lang}.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    rooms = page.locator("[data-testid=room]")
+    n = rooms.count()
+    assert n >= 13
+    for i in range(n):
+        room = rooms.nth(i)
+        box = room.bounding_box()
+        # was ~250 px (~300 locked); a locked room says why in a line or two
+        locked = "is-locked" in (room.get_attribute("class") or "")
+        assert box and box["height"] <= (200 if locked else 170), (i, box)
+        quick = room.locator("[data-testid=quick-match]").bounding_box()
+        bot = room.locator("[data-testid=play-bot]").bounding_box()
+        assert quick and bot and abs(quick["y"] - bot["y"]) < 2, (i, quick, bot)
+        assert bot["x"] + bot["width"] <= PHONE["width"]
+    # Tab reaches every room's 快速开始 (unless locked: disabled), level and
+    # 人机练习, in reading order
+    expected = page.evaluate(
+        """() => Array.from(document.querySelectorAll(
+             '[data-testid=room] [data-testid]')).filter(e => !e.disabled
+             && ['quick-match', 'bot-level', 'play-bot'].includes(e.dataset.testid))
+             .map(e => e.dataset.testid)"""
+    )
+    assert expected.count("play-bot") == n
+    seen: list[str] = []
+    page.locator("[data-testid=ruleset-group]").first.locator("a").first.focus()
+    for _ in range(n * 8 + 40):
+        page.keyboard.press("Tab")
+        testid = page.evaluate(
+            "document.activeElement && document.activeElement.dataset.testid"
+        )
+        if testid in ("quick-match", "bot-level", "play-bot"):
+            seen.append(testid)
+        if len(seen) == len(expected):
+            break
+    assert seen == expected
+    context.close()
