@@ -240,10 +240,14 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 # ----------------------------------------------------------------- table
+@never_cache
 @login_required
 @require_GET
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The live table page (first paint; the WebSocket keeps it current)."""
+    """The live table page (first paint; the WebSocket keeps it current).
+
+    Never cached: Back to a table showed the browser's copy of the page as
+    first opened (the deal) until the socket's frame arrived."""
     t, seat = selectors.access_table(user=request.user, table_id=table_id)
     from moderation.restrictions import account_refusal
 

@@ -17,7 +17,8 @@
    - #mj-status[data-callout-id]    the latest call (吃 碰 杠 和 自摸): data-callout (kind),
                                     data-callout-who (me/opponent), data-callout-text; each
                                     id is shown once (#mj-callout) with its sound from
-                                    #mj-root[data-sounds] — never on the first paint, and
+                                    #mj-root[data-sounds] — never on the first paint or
+                                    the socket's first frame (Back to a table), and
                                     sound only after the player has touched the page
    - #mj-sound[aria-pressed]        the mute toggle, remembered in localStorage "mj-sound"
    - #mj-ended[data-default]        shown when the server ends this player's place at the
@@ -42,6 +43,8 @@
   var lastSaid = "";
   var wantFocus = null; // {tile, index} to restore after a swap
   var settleSeen = null; // the hand whose settlement panel already took focus
+  var socketFrames = 0; // frames received over the socket since the page opened
+  var quietHand = null; // a hand whose settlement was already there when the page opened
   var leaving = false; // a navigation away (new table, lobby) is under way
   // htmx's HX-Redirect (分组, 回到大厅) navigates too: a frame arriving after that
   // must not start a second navigation, which would abort the first.
@@ -433,7 +436,16 @@
     $all("#mj-center .mj-pool").forEach(function (p) { p.scrollTop = p.scrollHeight; });
     var status = $("#mj-status");
     if (status) say(status.getAttribute("data-say"));
-    showCallout(false);
+    // The socket's first frame is the table as it stands when the page opened
+    // (a reload, or Back to a finished table): its call is history, as on the
+    // first paint — no 和！ flash and no sound — and a settlement already there
+    // is shown still (no level-up pop). Later frames are news.
+    var opening = socketFrames <= 1;
+    showCallout(opening);
+    var shownSettle = $("[data-testid='settlement']");
+    var shownHand = shownSettle ? shownSettle.getAttribute("data-hand") : null;
+    if (opening && shownHand) quietHand = shownHand;
+    if (root) root.toggleAttribute("data-quiet-settlement", shownHand !== null && shownHand === quietHand);
     watchOpponent();
     var toast = $("#toast");
     if (toast && toast.textContent.trim()) {
@@ -535,7 +547,10 @@
       var t = $("#toast");
       if (t && t.textContent.trim()) lastToast = t.textContent.trim();
     });
-    root.addEventListener("htmx:wsAfterMessage", afterFrame);
+    root.addEventListener("htmx:wsAfterMessage", function () {
+      socketFrames += 1;
+      afterFrame();
+    });
 
     // One action per prompt: drop a second click until the server answers.
     root.addEventListener("htmx:wsConfigSend", function (e) {

@@ -137,3 +137,72 @@ def test_a_real_win_is_called_out_once(live, browser):
     assert plays(page).count(f"{kind}.wav") == 1
     assert errors == []
     ctx.close()
+
+
+DEAL = """
+from accounts.models import User
+from games.models import Room
+from games.services.tables import table_play_bot
+
+u = User.objects.get(username="backagain")
+room = Room.objects.filter(ruleset="erren").order_by("order", "id").first()
+print(table_play_bot(user=u, room=room, level="easy").pk)
+"""
+
+WIN_AND_LEAVE = """
+import sys
+sys.path.insert(0, "tests/games")
+from driver import play_out
+from accounts.models import User
+from games.models import HandRecord, Table
+from games.services.tables import table_leave
+
+u = User.objects.get(username="backagain")
+table = Table.objects.get(pk=%d)
+play_out(table, {0: u}, seed=%d)
+table.refresh_from_db()
+table_leave(user=u, table_id=table.pk)
+print(HandRecord.objects.get(pk=table.hand_id).result.get("winner"))
+"""
+
+WATCH_CALLOUTS = """
+  window.__callouts = [];
+  new MutationObserver(function () {
+    var box = document.getElementById('mj-callout');
+    if (box && box.classList.contains('is-shown'))
+      window.__callouts.push(box.getAttribute('data-shown'));
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['class']});
+"""
+
+
+def test_back_to_a_won_hand_shows_it_quietly(live, browser):
+    """Fresh tester: after a won hand, leaving the table and pressing Back
+    flashed 和！ (and its sound) again, as if the win had just happened. Back
+    shows the table page as the browser first loaded it (at the deal, no call)
+    and the socket's first frame then carried the win's call as news; that
+    frame is the state at opening, history as the first paint is."""
+    live.create_players("backagain")
+    ctx, page, errors = new_page(browser, DESKTOP)
+    ctx.add_init_script(COUNT_PLAYS)
+    ctx.add_init_script(WATCH_CALLOUTS)
+    login(page, live, "backagain")
+    for seed in range(1, 8):
+        table_id = int(live.play_script(DEAL, walls=f"back-{seed}").split()[-1])
+        page.goto(f"{live.url}/table/{table_id}/")
+        page.wait_for_selector("#mj-conn.is-open")
+        page.mouse.click(5, 400)  # a gesture: sound would be allowed
+        page.goto(f"{live.url}/lobby/")
+        script = WIN_AND_LEAVE % (table_id, seed)
+        winner = live.play_script(script, walls=f"back-{seed}").split()[-1]
+        if winner != "None":
+            break
+    else:
+        pytest.fail("no won hand in 7 seeds")
+    page.go_back()
+    page.wait_for_selector("[data-testid=settlement][data-result=win]")
+    page.wait_for_selector("#mj-status[data-callout-id]", state="attached")
+    page.wait_for_timeout(1500)
+    assert page.evaluate("window.__callouts") == []
+    assert plays(page) == []
+    assert page.locator("#mj-root").get_attribute("data-quiet-settlement") == ""
+    ctx.close()

@@ -138,3 +138,14 @@ def test_friend_table_refuses_a_missing_or_unknown_room(client, alice, rooms):
     )
     assert response.status_code == 404
     assert not Table.objects.filter(seat0=alice).exists()
+
+
+def test_the_table_page_is_never_cached(client, alice, rooms):
+    """Back to a table must fetch it anew: a cached copy showed the hand as at
+    the deal (and its socket's first frame the win's call as news)."""
+    client.force_login(alice)
+    client.post(reverse("games:friend_table_pick"), {"room": rooms["两人高级场"].pk})
+    table = Table.objects.get(seat0=alice, kind=Table.Kind.FRIEND)
+    response = client.get(reverse("games:table", args=[table.pk]))
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
