@@ -163,10 +163,12 @@ def score_counts(
 
     The same result and errors as :func:`score_hand` of those tiles;
     cheaper for the callers that hold counts (the engine, the bots).  When
-    the rule set's wall holds every kind and the situation names no flower
-    or bonus tile (mcr, liangren, youxi), every tile of the hand and its
-    melds is in the wall and :func:`check_tiles` is left out; a 财神 hand is
-    scored from its counts (:func:`~games.rules.wild_scoring.score_wild_counts`).
+    the rule set's wall holds every kind, the situation's flowers are in
+    the wall and it names no bonus tile (mcr, liangren, youxi), every tile
+    of the hand, its melds and its flowers is in the wall and
+    :func:`check_tiles` is left out (the scorer itself refuses a kind
+    listed as a flower); a 财神 hand is scored from its counts
+    (:func:`~games.rules.wild_scoring.score_wild_counts`).
 
     Raises:
         InvalidHandError: as :func:`score_hand`.
@@ -175,7 +177,7 @@ def score_counts(
     if (
         len(ruleset.kind_indices) == NUM_KINDS
         and s.win_tile.index < NUM_KINDS
-        and not s.flowers
+        and (not s.flowers or ruleset.wall_tiles.issuperset(s.flowers))
         and not s.bonus_tiles
         and (
             s.wild is None

@@ -109,3 +109,92 @@ def test_score_counts_equals_score_hand(name: str) -> None:
                     compared += 1
                     wins += want[0] is True
     assert compared > 200 and wins > 5
+
+
+def _flowered(name: str, flowers: tuple[Tile, ...], seed: int) -> tuple[int, int]:
+    """Compare :func:`score_counts` with :func:`score_hand` on random hands
+    won with ``flowers``; return (hands compared, wins)."""
+    rs = rulesets.get(name)
+    rng = random.Random(seed)
+    compared = wins = 0
+    for c, melds in _hands(rng, None, 120):
+        for k in waits(c, melds=len(melds)) or [0, 1]:
+            for drawn in (False, True):
+                sit = WinSituation(
+                    win_tile=Tile(k),
+                    self_drawn=drawn,
+                    seat_wind=rng.choice((EAST, WEST)),
+                    round_wind=EAST,
+                    flowers=flowers,
+                )
+                tiles = [ALL_TILES[i] for i, n in enumerate(c) for _ in range(n)]
+                want = _outcome(score_hand, tiles, melds, sit, rs)
+                got = _outcome(score_counts, c, tuple(melds), sit, rs)
+                assert got == want, (name, c, melds, sit)
+                compared += 1
+                wins += want[0] is True
+    return compared, wins
+
+
+def test_score_counts_with_flowers_equals_score_hand() -> None:
+    """MCR wins with flowers (seed 003 花牌), the same as by tiles: the
+    flower fan counted, the minimum without it."""
+    flowers = (Tile.parse("1f"), Tile.parse("6f"), Tile.parse("8f"))
+    compared, wins = _flowered("mcr", flowers, 3)
+    assert compared > 200 and wins > 5
+
+
+@pytest.mark.parametrize(
+    ("name", "flowers", "error"),
+    [
+        ("liangren", ("2f",), "flowers: tile 2f is not in rule set 'liangren'"),
+        ("mcr", ("1f", "5m"), "flowers must be 1f–8f"),
+        ("mcr", ("3f", "3f"), "each flower exists once"),
+    ],
+)
+def test_score_counts_refuses_flowers_as_score_hand(
+    name: str, flowers: tuple[str, ...], error: str
+) -> None:
+    """A flower outside the rule set's wall, a kind listed as a flower and
+    a flower listed twice: the same error by counts as by tiles."""
+    rs = rulesets.get(name)
+    c = [0] * NUM_KINDS
+    for k in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12):
+        c[k] += 1
+    sit = WinSituation(
+        win_tile=Tile(12),
+        self_drawn=False,
+        seat_wind=EAST,
+        round_wind=EAST,
+        flowers=tuple(Tile.parse(f) for f in flowers),
+    )
+    tiles = [ALL_TILES[i] for i, n in enumerate(c) for _ in range(n)]
+    want = _outcome(score_hand, tiles, [], sit, rs)
+    assert want[0] == "error" and error in want[1]
+    assert _outcome(score_counts, c, (), sit, rs) == want
+
+
+def test_score_counts_with_flowers_leaves_out_the_tile_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An MCR hand with flowers of the wall is scored from its counts
+    without :func:`games.rules.api.check_tiles` (the by-tiles path)."""
+    from games.rules import api
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("check_tiles called")
+
+    monkeypatch.setattr(api, "check_tiles", refuse)
+    c = [0] * NUM_KINDS
+    for k in (0, 1, 2, 3, 4, 5, 6, 7, 8, 18, 19, 20, 33):
+        c[k] += 1
+    sit = WinSituation(
+        win_tile=Tile(33),
+        self_drawn=True,
+        seat_wind=EAST,
+        round_wind=EAST,
+        flowers=(Tile.parse("2f"), Tile.parse("5f")),
+    )
+    result = score_counts(c, (), sit, rulesets.get("mcr"))
+    assert result.fan_ids().get("FLOWER_TILES") == 2
+    assert result.minimum_total == result.total - 2
