@@ -316,10 +316,7 @@ class HandRules:
                     and m.first.index != s.wild
                 ):
                     out.append(AddedKong(seat, seq, m.first))
-        if (
-            System.READY in rs.systems
-            and self._shanten_of(list(c), len(s.melds[seat])) <= 0
-        ):
+        if System.READY in rs.systems and self._tenpai_after_discard(seat):
             # tenpai after the best discard: 报听 with each discard that keeps
             # it (every discard's shanten in one pass: one suit changes each)
             after = analysis.shanten_after_discards(
@@ -337,6 +334,29 @@ class HandRules:
         ):
             out.extend(Swap(seat, seq, ALL_TILES[i]) for i in kinds)
         return out
+
+    def _tenpai_after_discard(self, seat: int) -> bool:
+        """Whether ``seat``'s 14−3m tiles are tenpai after their best
+        discard (shanten at most 0), on its turn.
+
+        A tile drawn lowers the shanten by at most one (each complete hand
+        lacks at most one tile fewer), so when the hand before the draw is
+        known (memoised) to be two or more from tenpai the answer is no
+        without working out the 14 tiles' shanten: the hand before the draw
+        is asked about at every draw (:meth:`short_of_minimum` of the drawn
+        tile), so most turns of a hand far from tenpai skip it.
+        """
+        s = self.state
+        c = s.concealed[seat]
+        n_melds = len(s.melds[seat])
+        drawn = s.drawn[seat]
+        if drawn is not None:
+            before = list(c)
+            before[drawn] -= 1
+            known = self._shanten_memo.get((*before, n_melds))
+            if known is not None and known >= 2:
+                return False
+        return self._shanten_of(list(c), n_melds) <= 0
 
     def locked_discard(self, seat: int) -> Discard | None:
         """报听's forced move: the drawn-tile discard, or ``None``.
