@@ -35,6 +35,10 @@ def tile_str(index: int) -> str:
 
 _t = tile_str
 
+_PHASE_TEXT: dict[Phase, str] = {p: p.value for p in Phase}
+"""A phase's text for a prompt's payload (a dict look-up: an enum member's
+``value`` is a descriptor call, and every move makes two prompts)."""
+
 
 class _Scored:
     """The score of a completed hand, by (counts, melds, situation): the same
@@ -169,7 +173,7 @@ class HandLog(HandRules):
     def _prompt(self, phase: Phase, seats: Sequence[int]) -> None:
         s = self.state
         s.phase = phase
-        s.pending = [seat in seats for seat in (0, 1)]
+        s.pending = [0 in seats, 1 in seats]
         timers = self.ruleset.timers
         # an if-chain, not a dict of the five built per prompt (two a move)
         if phase is Phase.TURN:
@@ -196,7 +200,7 @@ class HandLog(HandRules):
         self._emit(
             "prompt",
             None,
-            {"phase": phase.value, "seats": list(seats), "deadline": s.deadline},
+            {"phase": _PHASE_TEXT[phase], "seats": list(seats), "deadline": s.deadline},
         )
         for seat in seats:
             s.asked_at[seat] = s.seq
