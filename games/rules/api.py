@@ -17,7 +17,7 @@ from .fans.base import FanLine
 from .first_turn import check_first_turn
 from .melds import Meld
 from .rulesets.base import RuleSet, System
-from .scoring import ScoreResult, score
+from .scoring import ScoreResult, score, score_from_counts
 from .situation import WinSituation
 from .tiles import NUM_KINDS, Tile, format_tiles, from_counts
 from .wild_scoring import score_wild, score_wild_counts
@@ -187,7 +187,7 @@ def score_counts(
         check_flags(s, melds)
         if s.wild is not None:
             return score_wild_counts(standing, melds, s, ruleset).result
-        return score(from_counts(standing), melds, s, ruleset)
+        return score_from_counts(standing, melds, s, ruleset)
     return score_hand(from_counts(standing), list(melds), s, ruleset).result
 
 

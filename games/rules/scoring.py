@@ -60,7 +60,7 @@ from .scoring_context import _SHAPE_NAME, HandFacts, ScoringContext
 from .scoring_features import FEATURES, needs_mask, tiles_feature
 from .scoring_plan import Analysis, Found, Outcome, _evaluate, _plan
 from .situation import WinSituation
-from .tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles
+from .tiles import ALL_TILES, NUM_KINDS, Tile, format_tiles, from_counts
 
 if TYPE_CHECKING:
     from .rulesets.base import RuleSet
@@ -152,6 +152,48 @@ def _prepare(
     if mask >> NUM_KINDS:
         _validate(concealed, melds, situation)  # raises the error
     del c[NUM_KINDS:]
+    return _prepared(c, mask, concealed, melds, situation)
+
+
+def _prepare_counts(
+    standing: Sequence[int], melds: Sequence[Meld], situation: WinSituation
+) -> tuple[HandFacts, MeldSignature]:
+    """:func:`_prepare` of the standing tiles given as 34 counts: the same
+    result and errors as ``_prepare(from_counts(standing), ...)``, without
+    making the tiles and counting them again (the engine and the bots hold
+    counts: :func:`games.rules.api.score_counts`)."""
+    n_melds = len(melds)
+    wi = situation.win_tile.index
+    if (
+        n_melds > 4
+        or wi >= NUM_KINDS
+        or len(standing) != NUM_KINDS
+        or sum(standing) != 13 - 3 * n_melds
+        or min(standing) < 0
+    ):
+        # refused or unusual input: the tiles' path says why
+        return _prepare(from_counts(standing), melds, situation)
+    c = list(standing)
+    c[wi] += 1
+    mask = 0
+    for i, n in enumerate(c):
+        if n:
+            mask |= _BIT[i]
+    return _prepared(c, mask, None, melds, situation)
+
+
+def _prepared(
+    c: list[int],
+    mask: int,
+    concealed: Sequence[Tile] | None,
+    melds: Sequence[Meld],
+    situation: WinSituation,
+) -> tuple[HandFacts, MeldSignature]:
+    """The rest of :func:`_prepare` from the 34 counts ``c`` of the
+    concealed tiles with the winning tile and the bits of their kinds
+    (``mask``); ``concealed`` the standing tiles when the caller has them
+    (for an error's message), else they are made from ``c``."""
+    wi = situation.win_tile.index
     conc = tuple(c)
     c[wi] -= 1
     standing = tuple(c)
@@ -197,6 +239,8 @@ def _prepare(
         or (s.kong and (kongs == 0 if s.self_drawn else counts[wi] != 1))
         or (s.last_tile and standing[wi] > 0)
     ):
+        if concealed is None:
+            concealed = from_counts(standing)
         _validate(concealed, melds, situation)  # raises the error
     hand = HandFacts._of(
         melds if type(melds) is tuple else tuple(melds),
@@ -344,6 +388,22 @@ class _ResultDraft:
     code: ScoreError | None
 
 
+def score_from_counts(
+    standing: Sequence[int],
+    melds: Sequence[Meld],
+    situation: WinSituation,
+    ruleset: RuleSet,
+) -> ScoreResult:
+    """:func:`score` of the standing tiles given as 34 counts (without the
+    winning tile): the same result and errors as
+    ``score(from_counts(standing), ...)``.
+
+    Raises:
+        InvalidHandError: as :func:`score`.
+    """
+    return _best(ruleset, *_prepare_counts(standing, melds, situation))
+
+
 def score(
     concealed: Sequence[Tile],
     melds: Sequence[Meld],
@@ -371,8 +431,12 @@ def score(
             outside 1z–4z, or flags the tiles contradict (杠上开花 without a
             kong, 抢杠和 of a held tile, 和绝张 with a copy in hand).
     """
+    return _best(ruleset, *_prepare(concealed, melds, situation))
+
+
+def _best(ruleset: RuleSet, hand: HandFacts, sig: MeldSignature) -> ScoreResult:
+    """:func:`score` of the prepared hand (:func:`_prepare`)."""
     # _candidates without the list: the first split of the highest total.
-    hand, sig = _prepare(concealed, melds, situation)
     fans = ruleset.fans
     plan = _plan(fans)
     best: ScoringContext | None = None

@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING
 
 from .errors import InvalidHandError
 from .melds import Meld
-from .scoring import NOT_COMPLETE_RESULT, ScoreResult, score
+from .scoring import NOT_COMPLETE_RESULT, ScoreResult, score_from_counts
 from .shanten import Shape, kinds_below
 from .situation import WinSituation
-from .tiles import NUM_KINDS, Tile, from_counts
+from .tiles import NUM_KINDS, Tile
 from .waits import waits
 
 if TYPE_CHECKING:
@@ -190,9 +190,10 @@ def _natural_waits(
     return tuple(waits(t, melds=melds, shapes=shapes))
 
 
-_Reading = tuple[tuple[int, ...], int, tuple[Tile, ...]]
+_Reading = tuple[tuple[int, ...], int, tuple[int, ...]]
 """One way to score a hand with wilds: the assignment, the winning tile's
-kind and the standing tiles (without the winning tile) it leaves."""
+kind and the 34 counts of the standing tiles (without the winning tile) it
+leaves."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -210,11 +211,11 @@ def _readings(
     The assignments of :func:`_enumerate`, in order; with each, the kind
     the winning tile is scored as — ``win`` (its face), or when ``win`` is
     -1 (the winning tile is a wild) each kind of the assignment in turn —
-    and the standing tiles left.  The bots score the same 14 tiles several
-    times (won on a discard, then self-drawn; other winds or flags), and the
-    enumeration is most of a score with wilds.  The arguments are everything
-    the readings depend on (the rule set as its kinds and shapes, which are
-    hashable).
+    and the counts of the standing tiles left.  The bots score the same 14
+    tiles several times (won on a discard, then self-drawn; other winds or
+    flags), and the enumeration is most of a score with wilds.  The
+    arguments are everything the readings depend on (the rule set as its
+    kinds and shapes, which are hashable).
     """
     out: list[_Reading] = []
     for assign in _enumerate(counts, wilds, melds, fixed, allowed, shapes):
@@ -223,7 +224,7 @@ def _readings(
             full[k] += 1
         for wk in sorted(set(assign)) if win < 0 else (win,):
             full[wk] -= 1
-            out.append((assign, wk, tuple(from_counts(full))))
+            out.append((assign, wk, tuple(full)))
             full[wk] += 1
     return tuple(out)
 
@@ -388,7 +389,7 @@ def _score_split(
             sit = as_win[wk] = _plain(situation, wk)
         tried += 1
         try:
-            res = score(standing, faced, sit, ruleset)
+            res = score_from_counts(standing, faced, sit, ruleset)
         except InvalidHandError as exc:
             first_error = first_error or exc
             robbed = sit.kong and not sit.self_drawn
@@ -403,7 +404,7 @@ def _score_split(
                 kong=sit.kong and sit.self_drawn,
             )
             try:
-                res = score(standing, faced, sit, ruleset)
+                res = score_from_counts(standing, faced, sit, ruleset)
             except InvalidHandError:
                 continue
         if best is None or (res.win, res.total) > (best.win, best.total):

@@ -198,3 +198,41 @@ def test_score_counts_with_flowers_leaves_out_the_tile_check(
     result = score_counts(c, (), sit, rulesets.get("mcr"))
     assert result.fan_ids().get("FLOWER_TILES") == 2
     assert result.minimum_total == result.total - 2
+
+
+@pytest.mark.parametrize("name", ["mcr", "youxi", "liangren"])
+def test_score_from_counts_equals_score_of_the_tiles(name: str) -> None:
+    """:func:`games.rules.scoring.score_from_counts` against
+    :func:`~games.rules.scoring.score` of the same tiles: random waiting
+    hands completed by each wait and by a non-wait, and input both refuse
+    (a fifth copy, a wrong count, a negative count, a flower won on, 和绝张
+    with a copy held): the same result or the same error."""
+    from games.rules.scoring import score, score_from_counts
+    from games.rules.tiles import from_counts
+
+    rs = rulesets.get(name)
+    rng = random.Random(7)
+    compared = wins = errors = 0
+    for c, melds in _hands(rng, None, 150):
+        variants = [list(c)]
+        odd = list(c)
+        odd[rng.randrange(NUM_KINDS)] += rng.choice((-1, 1, 4))
+        variants.append(odd)
+        for counts in variants:
+            for k in [*waits(c, melds=len(melds)), 0]:
+                for win, last in ((Tile(k), False), (Tile(k), True), (Tile(35), False)):
+                    sit = WinSituation(
+                        win_tile=win,
+                        self_drawn=rng.random() < 0.5,
+                        seat_wind=EAST,
+                        round_wind=WEST,
+                        last_tile=last,
+                    )
+                    tiles = from_counts(counts)
+                    want = _outcome(score, tiles, tuple(melds), sit, rs)
+                    got = _outcome(score_from_counts, counts, tuple(melds), sit, rs)
+                    assert got == want, (name, counts, melds, sit)
+                    compared += 1
+                    wins += want[0] is True
+                    errors += want[0] == "error"
+    assert compared > 500 and wins > 5 and errors > 50
