@@ -397,19 +397,22 @@ class PlanningBot:
             return self._pass_or_ready(ctx, passing, ready_now, options)
         best: tuple[float, Action] | None = None
         t = Tile.from_index(tile)
+        # each meld as the observation will show it after the claim (no
+        # claimed tile, which no fan reads): the turn that follows ranks the
+        # same hand and finds its scored wins in ``self._scores``
         for a in claims:
             counts = list(obs.hand)
             if isinstance(a, Chi):
                 for x in a.tiles:
                     if x.index != tile:
                         counts[x.index] -= 1
-                meld = Meld(MeldKind.CHI, a.tiles, t)
+                meld = Meld(MeldKind.CHI, a.tiles)
             elif isinstance(a, Pung):
                 counts[tile] -= 2
-                meld = Meld(MeldKind.PUNG, (t, t, t), t)
+                meld = Meld(MeldKind.PUNG, (t, t, t))
             else:
                 counts[tile] -= 3
-                meld = Meld(MeldKind.KONG, (t, t, t, t), t)
+                meld = Meld(MeldKind.KONG, (t, t, t, t))
             melds = (*obs.melds, meld)
             if not self.claim_may_help(ctx, counts, melds):
                 continue
