@@ -1,6 +1,7 @@
 """Core Django settings, read from the environment (see ``env.py`` and README.md).
 
-Nothing set gives the embedded default: SQLite file, console e-mail, DEBUG on.
+Nothing set gives the embedded default: SQLite file, console e-mail, DEBUG off (the
+site as players see it: our own error pages; ``DJANGO_DEBUG=1`` turns DEBUG on).
 ``DJANGO_PRODUCTION=1`` flips the defaults of the security values below; each of them
 can still be overridden one by one.
 """
@@ -11,7 +12,9 @@ from django.utils.translation import gettext_lazy as _
 
 from .env import BASE_DIR, PRODUCTION, REDIS_URL, env
 
-DEBUG: bool = env.bool("DJANGO_DEBUG", default=not PRODUCTION)
+# Off unless asked: with DEBUG on, a 404 lists every URL pattern and a 500 shows
+# a traceback with settings, to whoever reaches the address (even 0.0.0.0).
+DEBUG: bool = env.bool("DJANGO_DEBUG", default=False)
 
 # Production must bring its own key; the fallback only serves the embedded default.
 SECRET_KEY: str = (
@@ -187,6 +190,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# The embedded default serves static files straight from the finders (no
+# collectstatic), DEBUG on or off; production serves the collected, hashed files.
+WHITENOISE_USE_FINDERS: bool = not PRODUCTION
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -94,9 +94,15 @@ def test_embedded_default_with_nothing_set():
     assert probe["eager_result_pid"] == probe["pid"]
     assert probe["cache_backend"] == "django.core.cache.backends.locmem.LocMemCache"
     assert probe["email_backend"] == "django.core.mail.backends.console.EmailBackend"
-    assert probe["debug"] is True
+    # The site as players see it (our 404/500 pages, no URL list): DEBUG off.
+    assert probe["debug"] is False
     assert probe["ssl_redirect"] is False
     assert probe["trusted_proxies"] == []  # X-Forwarded-For ignored
+
+
+def test_django_debug_turns_debug_on_only_when_asked():
+    assert _probe(DJANGO_DEBUG="1")["debug"] is True
+    assert _probe(DJANGO_DEBUG="0")["debug"] is False
 
 
 def test_database_and_redis_urls_select_postgresql_and_redis():
@@ -151,7 +157,10 @@ def test_check_deploy_warns_in_the_embedded_default():
     # above means something).
     result = _manage("check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode != 0
-    assert "security.W018" in result.stderr + result.stdout  # DEBUG on
+    assert "security.W008" in result.stderr + result.stdout  # no HTTPS redirect
+    assert "security.W018" not in result.stderr + result.stdout  # DEBUG off
+    debug = _manage("check", "--deploy", "--fail-level", "WARNING", DJANGO_DEBUG="1")
+    assert "security.W018" in debug.stderr + debug.stdout  # DEBUG on when asked
 
 
 def test_production_without_a_secret_key_fails_clearly():
