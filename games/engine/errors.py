@@ -41,3 +41,33 @@ class OutOfTurnError(IllegalActionError):
 
 class HandOverError(IllegalActionError):
     """The hand has ended; only reading is possible."""
+
+
+class LogMismatchError(ValueError):
+    """The engine's replay of a hand log gives another event than the log has.
+
+    The log is then not the one the site wrote (a tampered file, or a wrong
+    seed): callers show the hand as unverified.
+
+    Attributes:
+        seq: the 1-based ``seq`` of the first logged event that differs.
+        kind: that logged event's kind (``discard``, ``draw`` …).
+        field: what differs first: ``"kind"``, ``"seat"``, ``"action"``,
+            ``"payload.<key>"`` or ``"public.<key>"`` (e.g. ``"payload.tile"``),
+            or ``"count"`` when the replay gives fewer or more events.
+        logged: the log's value there, as text (``"9m"``), or ``""`` if absent.
+        replayed: the engine's value there, as text, or ``""`` if absent.
+    """
+
+    def __init__(
+        self, *, seq: int, kind: str, field: str, logged: str, replayed: str
+    ) -> None:
+        super().__init__(
+            f"replay differs from the log at seq {seq} ({kind} {field}: "
+            f"log {logged!r}, replay {replayed!r})"
+        )
+        self.seq = seq
+        self.kind = kind
+        self.field = field
+        self.logged = logged
+        self.replayed = replayed

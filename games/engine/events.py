@@ -14,10 +14,11 @@ only and is never part of what a seat receives.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .actions import JSON
+from .errors import LogMismatchError
 
 _SEAT_SETS: dict[tuple[int, ...], frozenset[int]] = {
     (): frozenset(),
@@ -169,3 +170,64 @@ def new_event(
     ev.action = action
     ev.__class__ = Event  # type: ignore[assignment]
     return ev  # type: ignore[return-value]
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def log_mismatch(mine: Event, theirs: Event) -> LogMismatchError | None:
+    """The first difference of a replayed event from the logged one, or ``None``.
+
+    ``mine`` is the engine's event, ``theirs`` the log's; fields are compared
+    in the order a reader cares about: kind, seat, the payload key by key,
+    the public form, the causing action, then the rest (visibility, clock).
+    """
+    if mine == theirs:
+        return None
+
+    def found(where: str, logged: object, replayed: object) -> LogMismatchError:
+        return LogMismatchError(
+            seq=theirs.seq,
+            kind=theirs.kind,
+            field=where,
+            logged=_text(logged),
+            replayed=_text(replayed),
+        )
+
+    if mine.kind != theirs.kind:
+        return found("kind", theirs.kind, mine.kind)
+    if mine.seat != theirs.seat:
+        return found("seat", theirs.seat, mine.seat)
+    for name, a, b in (
+        ("payload", mine.payload, theirs.payload),
+        ("public", mine.public or {}, theirs.public or {}),
+    ):
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
+                return found(f"{name}.{key}", b.get(key), a.get(key))
+    if mine.action != theirs.action:
+        return found("action", theirs.action, mine.action)
+    return found("event", theirs, mine)
+
+
+def check_same_log(mine: Sequence[Event], theirs: Sequence[Event]) -> None:
+    """Check that the replayed events ``mine`` are the logged ``theirs``.
+
+    Raises:
+        LogMismatchError: the first event that differs, or ``field="count"``
+            when one list is longer (compared up to the shorter one first).
+    """
+    for a, b in zip(mine, theirs, strict=False):
+        wrong = log_mismatch(a, b)
+        if wrong is not None:
+            raise wrong
+    if len(mine) != len(theirs):
+        seq = min(len(mine), len(theirs)) + 1
+        raise LogMismatchError(
+            seq=seq,
+            kind=theirs[seq - 1].kind if seq <= len(theirs) else "",
+            field="count",
+            logged=str(len(theirs)),
+            replayed=str(len(mine)),
+        )

@@ -98,7 +98,7 @@ from .errors import (
     OutOfTurnError,
     StaleActionError,
 )
-from .events import Event
+from .events import Event, check_same_log
 from .state import HandState, Phase
 from .view import render_view
 from .wall import CURRENT_SHUFFLE, SHUFFLE_MT, build_wall, commitment, new_seed
@@ -276,9 +276,7 @@ class Hand(HandClaims):
                 if on_step is not None:
                     on_step(hand, i)
         n = min(len(events), len(hand.events))
-        for mine, theirs in zip(hand.events[:n], events[:n], strict=True):
-            if mine != theirs:
-                raise ValueError(f"replay differs from the log at seq {theirs.seq}")
+        check_same_log(hand.events[:n], events[:n])
         return hand
 
     # ---------------------------------------------------------------- writing

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .actions import Action, action_from_json
-from .events import Event
+from .events import Event, check_same_log
 from .hand import Hand
 
 
@@ -64,7 +64,8 @@ def walk(
         ValueError: the log does not start with ``hand_started``, the seed
             does not match the commitment, an action is refused, or the
             replayed events differ from the given ones (a wrong seed or a
-            tampered log).  Raised while iterating.
+            tampered log: :class:`~.errors.LogMismatchError`, which says
+            where).  Raised while iterating.
     """
     if not events:
         raise ValueError("a hand log starts with hand_started")
@@ -83,10 +84,4 @@ def walk(
             asked_at=events[asked - 1].at if prompted else None,
         )
         hand.apply(action, now=ev.at)
-    if len(hand.events) != len(events):
-        raise ValueError(
-            f"replay gives {len(hand.events)} events, the log has {len(events)}"
-        )
-    for mine, theirs in zip(hand.events, events, strict=True):
-        if mine != theirs:
-            raise ValueError(f"replay differs from the log at seq {theirs.seq}")
+    check_same_log(hand.events, events)

@@ -417,5 +417,9 @@ def page_data(replay: Replay, *, review_seats: list[int]) -> dict[str, Any]:
             # them with the log's last event)
             "result": hf.result,
             "settlement": hf.settlement,
+            # the engine's replay of the log (server side): a log the rules
+            # do not give fails the 验证 whatever the seed and wall say
+            "engine_ok": replay.engine_ok,
+            "engine_reason": replay.engine_reason(),
         },
     }

@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cachetools import LRUCache
+from django.utils.translation import gettext as _
 
 from games.engine.actions import Action, AutoPlay, Timeout
+from games.engine.errors import LogMismatchError
 from games.engine.review import action_key
 from games.engine.walk import walk
 
@@ -68,6 +70,23 @@ class Replay:
     decisions: dict[int, list[Decision]] = field(default_factory=dict)
     engine_ok: bool = True
     engine_error: str = ""
+    engine_mismatch: LogMismatchError | None = None
+    result_where: str = ""
+
+    def engine_reason(self) -> str:
+        """Why the engine's replay disagrees with the file, in the reader's
+        language (empty when it agrees).  Worded at each call, not when the
+        (cached, shared by every language) replay was built."""
+        if self.engine_ok:
+            return ""
+        wrong = self.engine_mismatch
+        if wrong is not None:
+            return mismatch_words(wrong)
+        if self.result_where:
+            return _("文件里的结果（%(where)s）与记录最后一个事件不符") % {
+                "where": self.result_where
+            }
+        return _("记录无法按规则重放（%(detail)s）") % {"detail": self.engine_error}
 
     def decision_steps(self, seat: int) -> list[int]:
         """Steps where ``seat`` decided something (prompted, not 托管)."""
@@ -127,6 +146,8 @@ def build_replay(hf: HandFile) -> Replay:
     except (ValueError, KeyError, TypeError) as exc:
         replay.engine_ok = False
         replay.engine_error = str(exc)[:300]
+        if isinstance(exc, LogMismatchError):
+            replay.engine_mismatch = exc
     else:
         replay.decisions = found
         rebuilt = result_from_log(hf.events, practice=hf.practice)
@@ -136,7 +157,35 @@ def build_replay(hf: HandFile) -> Replay:
             if where is not None:
                 replay.engine_ok = False
                 replay.engine_error = f"the stored {where} differs from the log"
+                replay.result_where = where
     return replay
+
+
+def mismatch_words(wrong: LogMismatchError) -> str:
+    """``wrong`` in player words: which event, what the file says, what the
+    rules give (e.g. 第 12 个事件（打牌）：文件里是 9m，按种子和规则应为 9p)."""
+    from games.record import KIND_LABELS  # games.record imports the models
+
+    what = str(KIND_LABELS.get(wrong.kind, wrong.kind))
+    if wrong.field == "count":
+        return _("按种子和规则重放得到 %(replayed)s 个事件，文件里有 %(logged)s 个") % {
+            "replayed": wrong.replayed,
+            "logged": wrong.logged,
+        }
+    if wrong.logged and wrong.replayed and len(wrong.logged + wrong.replayed) <= 80:
+        return _(
+            "第 %(seq)s 个事件（%(what)s）：文件里是 %(logged)s，"
+            "按种子和规则应为 %(replayed)s"
+        ) % {
+            "seq": wrong.seq,
+            "what": what,
+            "logged": wrong.logged,
+            "replayed": wrong.replayed,
+        }
+    return _("第 %(seq)s 个事件（%(what)s）与按种子和规则重放的结果不同") % {
+        "seq": wrong.seq,
+        "what": what,
+    }
 
 
 CACHE_SIZE = 32

@@ -234,6 +234,12 @@
     btn.disabled = true;
     btn.textContent = btn.getAttribute("data-running") || label;
     verify(fair, words).then(function (res) {
+      // the server's engine replayed the log: a log the rules do not give is
+      // not genuine, whatever the seed and the wall say
+      if (fair.engine_ok === false) {
+        res.ok = false;
+        res.lines.push(d.engineBad + " " + (fair.engine_reason || ""));
+      }
       show(res.ok, res.lines, res.partial);
     }).catch(function (e) {
       show(false, [String(e)]);

@@ -164,3 +164,34 @@ def test_new_event_is_the_same_frozen_event_as_the_constructor() -> None:
     }
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.seq = 8  # type: ignore[misc]
+
+
+def test_a_tampered_discard_is_named_by_seq_field_and_both_tiles():
+    """Fresh tester: a discard's tile changed in an exported file was only
+    "replay differs from the log at seq 12"; the error now carries where and
+    what, for the replay page to say in words (both replays say the same)."""
+    from games.engine.errors import LogMismatchError
+    from games.engine.walk import walk
+
+    seed = "tamper-1"
+    hand = play_hand(get("erren"), seed, check=False, rng=random.Random(1))
+    events = list(hand.events)
+    i = [k for k, e in enumerate(events) if e.kind == "discard"][2]
+    was = str(events[i].payload["tile"])
+    now = "9m" if was != "9m" else "8m"
+    events[i] = dataclasses.replace(
+        events[i], payload={**events[i].payload, "tile": now}
+    )
+    for replay in (
+        lambda: Hand.replay(seed, events),
+        lambda: list(walk(seed, events)),
+    ):
+        with pytest.raises(LogMismatchError) as got:
+            replay()
+        wrong = got.value
+        assert (wrong.seq, wrong.kind, wrong.field) == (
+            events[i].seq,
+            "discard",
+            "payload.tile",
+        )
+        assert (wrong.logged, wrong.replayed) == (now, was)

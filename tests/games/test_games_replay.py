@@ -431,7 +431,36 @@ def test_a_tampered_file_imports_but_does_not_verify(client, alice, room):
     assert done.status_code == 302
     page = client.get(done["Location"]).content.decode()
     assert 'data-testid="engine-check" data-ok="false"' in page
-    assert "differs" in page
+    assert f"第 {ev['seq']} 个事件（摸牌）" in page
+    assert "differs" not in page  # the engine's own English stays out
+
+
+def test_a_tampered_discard_fails_the_verdict_in_the_readers_words(client, alice, room):
+    """Fresh tester: a discard's tile changed to one the seat never held got a
+    green 验证通过 with an English line "replay differs from the log at seq
+    12" under it.  The engine's verdict now travels in the 验证 data (the
+    browser's verdict is failed when it is false) and is said in words."""
+    data = _exported(client, alice, room, seed=12)
+    ev = [e for e in data["events"] if e["kind"] == "discard"][2]
+    was = ev["payload"]["tile"]
+    ev["payload"]["tile"] = "9m" if was != "9m" else "8m"
+    done = _import(client, json.dumps(data).encode())
+    assert done.status_code == 302
+    page = client.get(done["Location"]).content.decode()
+    pick = r'<script id="replay-data" type="application/json">(.*?)</script>'
+    fair = json.loads(re.search(pick, page, re.S).group(1))["fair"]
+    assert fair["engine_ok"] is False
+    wrong = ev["payload"]["tile"]
+    words = f"第 {ev['seq']} 个事件（打牌）：文件里是 {wrong}，按种子和规则应为 {was}"
+    assert fair["engine_reason"] == words
+    assert words in page
+    client.cookies["django_language"] = "en"
+    page = client.get(done["Location"]).content.decode()
+    fair = json.loads(re.search(pick, page, re.S).group(1))["fair"]
+    assert fair["engine_reason"] == (
+        f"event {ev['seq']} (Discard): the file says {wrong}, "
+        f"the seed and the rules give {was}"
+    )
 
 
 def _won_export(client, user, room) -> dict:
