@@ -59,6 +59,40 @@ def reportable_hands(*, reporter_id: int, suspect_id: int, limit: int) -> list[i
     )
 
 
+def _player_hands(*, reporter_id: int, suspect: User) -> list[int]:
+    """The hands a player-page report of ``suspect`` attaches (see below).
+
+    Raises:
+        ReportError: reporting oneself, a bot, or a player never met.
+    """
+    if suspect.pk == reporter_id:
+        raise ReportError(_("不能举报自己"))
+    if getattr(getattr(suspect, "profile", None), "is_bot", False):
+        raise ReportError(_("机器人不能被举报"))
+    hand_ids = reportable_hands(
+        reporter_id=reporter_id,
+        suspect_id=suspect.pk,
+        limit=settings.MAHJONG_REPORT_PLAYER_HANDS,
+    )
+    if not hand_ids:
+        raise ReportError(_("你还没有和这位玩家打过牌，不能举报"))
+    return hand_ids
+
+
+def player_report_refusal(*, reporter_id: int, suspect: User) -> str | None:
+    """Why ``reporter_id`` may not report ``suspect`` from the player page.
+
+    The rule :func:`report_file` applies to a player-page report (oneself,
+    a bot, a player never met), as the translated message, or None when
+    the report may be filed.  The player page shows it instead of the form.
+    """
+    try:
+        _player_hands(reporter_id=reporter_id, suspect=suspect)
+    except ReportError as exc:
+        return str(exc)
+    return None
+
+
 def _open_case(suspect_id: int, category: str, now: datetime) -> Case | None:
     """The open case this report joins (same category; or any reported lately)."""
     open_cases = Case.objects.select_for_update().filter(suspect_id=suspect_id)
@@ -122,17 +156,7 @@ def report_file(
     else:
         assert suspect is not None
         suspect_id = suspect.pk
-        if suspect_id == reporter.pk:
-            raise ReportError(_("不能举报自己"))
-        if getattr(getattr(suspect, "profile", None), "is_bot", False):
-            raise ReportError(_("机器人不能被举报"))
-        hand_ids = reportable_hands(
-            reporter_id=reporter.pk,
-            suspect_id=suspect_id,
-            limit=settings.MAHJONG_REPORT_PLAYER_HANDS,
-        )
-        if not hand_ids:
-            raise ReportError(_("你还没有和这位玩家打过牌，不能举报"))
+        hand_ids = _player_hands(reporter_id=reporter.pk, suspect=suspect)
     for attempt in range(3):
         try:
             atom = _file(reporter, suspect_id, category, text, hand, hand_ids, now)

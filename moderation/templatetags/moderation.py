@@ -11,10 +11,12 @@ from typing import Any
 from django import template
 from django.template import engines
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from ..selectors import my_reports
+from ..services.reports import player_report_refusal
 
 register = template.Library()
 
@@ -48,12 +50,22 @@ def hand_report_form(context: Any, hand: Any) -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def player_report_form(context: Any, profile: Any) -> SafeString:
-    """The 举报 details of a player page, for a signed-in other person."""
+    """The 举报 details of a player page, for a signed-in other person.
+
+    Empty on one's own page; where the report service would refuse (a bot,
+    a player never met: ``player_report_refusal``) its reason as a short
+    note in place of the form, so nobody opens a form only to be refused.
+    """
     user = context.get("user") or getattr(context.get("request"), "user", None)
-    if user is None or not user.is_authenticated:
+    if user is None or not user.is_authenticated or profile.user_id == user.pk:
         return SafeString("")
-    if profile.is_bot or profile.user_id == user.pk:
-        return SafeString("")
+    refusal = player_report_refusal(reporter_id=user.pk, suspect=profile.user)
+    if refusal is not None:
+        return format_html(
+            '<p class="muted mj-report-none page-report" role="note"'
+            ' data-testid="report-refused">{}</p>',
+            refusal,
+        )
     url = reverse("moderation:report_player", args=[profile.nickname])
     return _details(url=url, key=f"p{profile.pk}")
 

@@ -254,3 +254,39 @@ def test_hands_attached_to_a_decided_player_report_can_be_reported_again(alice, 
     )
     with pytest.raises(ReportError, match="已经处理过了"):
         report_file(reporter=alice, category="cheating", hand=record)
+
+
+def test_player_page_shows_why_instead_of_a_form_the_service_would_refuse(
+    client, alice, bob
+):
+    """Tester's fault: the 举报 form was offered on the page of a player never
+    met, and only the answer said 不能举报.  The page now shows that note in
+    place of the form (the service's own rule, player_report_refusal)."""
+    from moderation.services.reports import player_report_refusal
+
+    carol = make_player("carol")
+    url = reverse("leaderboard:player", args=[bob.profile.nickname])
+    client.force_login(carol)
+    page = client.get(url).content.decode()
+    assert 'data-testid="report-refused"' in page
+    assert "你还没有和这位玩家打过牌，不能举报" in page
+    assert (
+        'data-testid="report"' not in page and 'data-testid="report-form"' not in page
+    )
+    assert player_report_refusal(reporter_id=carol.pk, suspect=bob) == (
+        "你还没有和这位玩家打过牌，不能举报"
+    )
+    # once they have played, the form is back and the note gone
+    _hand(carol, bob)
+    page = client.get(url).content.decode()
+    assert 'data-testid="report-form"' in page
+    assert 'data-testid="report-refused"' not in page
+    assert player_report_refusal(reporter_id=carol.pk, suspect=bob) is None
+    # a bot's page: the note, no form
+    bot = make_player("robot")
+    bot.profile.is_bot = True
+    bot.profile.save(update_fields=["is_bot"])
+    page = client.get(
+        reverse("leaderboard:player", args=[bot.profile.nickname])
+    ).content.decode()
+    assert "机器人不能被举报" in page and 'data-testid="report-form"' not in page
