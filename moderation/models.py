@@ -194,6 +194,12 @@ class Report(models.Model):
     created = models.DateTimeField(_("时间"), default=timezone.now, db_index=True)
     updated = models.DateTimeField(_("更新时间"), default=timezone.now)
 
+    #: Not a column: ``report_file`` sets it True on the atom it returns when
+    #: the report joined the reporter's earlier atom (same open case and
+    #: category: words and hands added, not counted again), so the page can
+    #: say so instead of "举报已提交".
+    joined: bool = False
+
     class Meta:
         verbose_name = _("举报")
         verbose_name_plural = _("举报")

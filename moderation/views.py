@@ -58,7 +58,7 @@ def _report(
     category = request.POST.get("category", "")
     text = request.POST.get("text", "")
     try:
-        report_file(
+        atom = report_file(
             reporter=request.user,  # type: ignore[arg-type]
             category=category,
             text=text,
@@ -72,11 +72,25 @@ def _report(
             )
         messages.error(request, str(exc))
         return redirect(back)
+    if atom.joined:
+        # the truth, not "举报已提交": it joined the earlier report (the rule:
+        # one atom per reporter and category of an open case)
+        done = _(
+            "你已举报过这位玩家，这份举报正在处理中；这次的说明和牌局已补充进去，"
+            "不会重复计算。"
+        )
+    else:
+        done = _("举报已提交，我们会在 24 小时内处理，结果以站内信通知。")
     if getattr(request, "htmx", False):
-        return render(request, "moderation/report_done.html")
-    messages.success(
-        request, _("举报已提交，我们会在 24 小时内处理，结果以站内信通知。")
-    )
+        return render(
+            request,
+            "moderation/report_done.html",
+            {"done": done, "joined": atom.joined},
+        )
+    if atom.joined:
+        messages.info(request, done)
+    else:
+        messages.success(request, done)
     return redirect(back)
 
 

@@ -118,7 +118,10 @@ def report_file(
     Exactly one of ``hand`` (from the table, the settlement panel, the
     record or the replay: the hand is attached) and ``suspect`` (from a
     player page: their last ``MAHJONG_REPORT_PLAYER_HANDS`` hands against
-    the reporter are attached) is given.  Returns the reporter's atom.
+    the reporter are attached) is given.  Returns the reporter's atom, with
+    ``joined`` True when this report joined their earlier atom (one atom per
+    reporter and category of an open case: the words and hands are added to
+    it and it counts once, so the page must not say a new report was filed).
 
     Raises:
         ReportError: unknown category; the reporter is suspended or banned,
@@ -207,6 +210,7 @@ def _file(
                     opened=now,
                     updated=now,
                 )
+        repeat = atom is not None  # joins the reporter's earlier atom
         if atom is None:
             atom = Report.objects.create(
                 case=case,
@@ -229,6 +233,7 @@ def _file(
         case.save(update_fields=["updated"])
         case_id = case.pk
         transaction.on_commit(lambda: triage_case.delay(case_id))
+    atom.joined = repeat
     return atom
 
 

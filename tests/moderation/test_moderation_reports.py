@@ -256,6 +256,36 @@ def test_hands_attached_to_a_decided_player_report_can_be_reported_again(alice, 
         report_file(reporter=alice, category="cheating", hand=record)
 
 
+def test_a_repeated_report_says_it_joined_the_earlier_one(client, alice, bob):
+    """Tester's fault: reporting the same player 12 times said "举报已提交"
+    each time, yet the repeats only joined the first atom (one per reporter
+    and category of an open case).  The rule stays; the page tells the
+    truth from the second report on."""
+    for i in range(3):
+        _hand(alice, bob, minutes=i)
+    client.force_login(alice)
+    post = reverse("moderation:report_player", args=[bob.profile.nickname])
+    said = []
+    for text in ("一", "二", "三"):
+        done = client.post(
+            post, {"category": "abuse", "text": text}, HTTP_HX_REQUEST="true"
+        ).content.decode()
+        said.append(done)
+    assert "举报已提交" in said[0] and "data-joined" not in said[0]
+    for done in said[1:]:
+        assert "你已举报过这位玩家，这份举报正在处理中" in done
+        assert "举报已提交" not in done and 'data-joined="1"' in done
+    atom = Report.objects.get()  # the rule kept: one atom, the words added
+    assert atom.text == "一\n---\n二\n---\n三"
+    # without htmx: the message after the redirect says the same
+    page = client.post(post, {"category": "abuse"}, follow=True).content.decode()
+    assert "你已举报过这位玩家" in page and "举报已提交" not in page
+    # the service's flag: a new atom in another category is not a repeat
+    other = report_file(reporter=alice, category="cheating", suspect=bob)
+    again = report_file(reporter=alice, category="cheating", suspect=bob)
+    assert (other.joined, again.joined, again.pk) == (False, True, other.pk)
+
+
 def test_player_page_shows_why_instead_of_a_form_the_service_would_refuse(
     client, alice, bob
 ):
