@@ -47,3 +47,35 @@ async def test_websocket_from_a_foreign_origin_is_refused():
     connected, _code = await communicator.connect(timeout=5)
     assert connected is False
     await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_websocket_to_an_unknown_path_is_refused_cleanly(caplog):
+    """Tester's fault: /ws/nope/ with a good Origin and a session raised
+    ``ValueError: No route found`` (HTTP 500 and a traceback in the log).  A
+    catch-all route refuses the handshake instead, nothing logged as an error."""
+    from asgiref.sync import sync_to_async
+    from django.test import Client
+
+    from tests.games.conftest import make_player
+
+    def _session() -> str:
+        client = Client()
+        client.force_login(make_player("wanderer"))
+        return client.cookies["sessionid"].value
+
+    key = await sync_to_async(_session)()
+    for path in ("/ws/nope/", "/ws/table/abc/", "/elsewhere"):
+        communicator = WebsocketCommunicator(
+            application,
+            path,
+            headers=[
+                (b"host", b"127.0.0.1:8000"),
+                (b"origin", b"http://127.0.0.1:8000"),
+                (b"cookie", f"sessionid={key}".encode()),
+            ],
+        )
+        connected, _code = await communicator.connect(timeout=5)
+        assert connected is False, path
+        await communicator.disconnect()
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
