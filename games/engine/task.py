@@ -152,16 +152,19 @@ def task_state(state: HandState, seat: int) -> str | None:
     """How ``seat`` stands with the hand's 任务, from what it may see.
 
     One of :data:`TASK_STATES`, or ``None`` when the hand has no task:
-    ``met`` once the hand ended with this seat's win and the task done,
-    ``missed`` once it ended otherwise; before the end
-    :meth:`Task.standing`.
+    ``met`` once the hand ended with a win that completed the task —
+    whoever won: the task is the hand's, and the settlement then pays 任务加倍
+    (seed 000: "胡牌者如果完成任务，输赢结算时就会计上任务倍数") — ``missed``
+    once it ended otherwise; before the end :meth:`Task.standing`.
     """
     task = state.task
     if task is None:
         return None
     if state.result is not None:
         result = state.result
-        done = result.get("winner") == seat and bool(result.get("task_done"))
+        # the result's task_done is Task.is_done at the win (ending.py), the
+        # one the settlement's 任务加倍 line reads
+        done = result.get("winner") is not None and bool(result.get("task_done"))
         return "met" if done else "missed"
     gone = 0
     tile = task.tile

@@ -532,11 +532,11 @@ def _with(**over: Any) -> dict[str, Any]:
         # the engine decides the state (games.engine.task.task_state, its
         # cases in tests/engine/test_task.py); the template names it
         (DOUBLE, "ready", "和牌即达成"),
-        (DOUBLE, "open", "未达成"),
+        (DOUBLE, "open", "进行中"),
         (DOUBLE, "missed", "未达成"),
-        (KONG, "open", "未达成"),
+        (KONG, "open", "进行中"),
         (KONG, "ready", "和牌即达成"),
-        (PUNG_E, "open", "未达成"),
+        (PUNG_E, "open", "进行中"),
         (PUNG_E, "ready", "和牌即达成"),
         (PUNG_E, "missed", "未达成"),
         (FAN, "at_win", "和牌时判定"),
@@ -556,7 +556,7 @@ def test_task_state_before_the_win(task, state, label):
     [
         ("me", True, "met", "已达成"),
         ("me", False, "missed", "未达成"),
-        ("opponent", True, "missed", "未达成"),  # the opponent's win: not mine
+        ("opponent", True, "met", "已达成"),  # the hand's task: 任务加倍 paid
         (None, False, "missed", "未达成"),  # a draw
     ],
 )

@@ -116,12 +116,39 @@ def test_view_exposes_the_task_state_from_what_the_seat_sees():
     )
     s.result = {"winner": 1, "task_done": True}
     s.phase = Phase.ENDED
+    # the task is the hand's: both panels say met when the settlement pays
+    # 任务加倍 (fresh tester: the loser's panel said 未达成 beside "任务加倍 68")
+    assert (hand.view(0)["task_state"], hand.view(1)["task_state"]) == ("met", "met")
+    s.result = {"winner": 1, "task_done": False}
     assert (hand.view(0)["task_state"], hand.view(1)["task_state"]) == (
         "missed",
-        "met",
+        "missed",
     )
+    s.result = {"winner": None}
+    assert hand.view(0)["task_state"] == "missed"
     s.task = None
     assert hand.view(0)["task_state"] is None
+
+
+def test_a_concealed_kong_of_the_pung_tile_meets_the_task_for_both_seats():
+    """Fresh tester (erren): task 南 刻子, the bot won holding a concealed 南
+    kong, the settlement paid 任务加倍 and the player's panel said 未达成.
+    A kong holds the pung (Task.is_done); the panel reads the same answer."""
+    south = Tile.parse("2z")
+    task = Task("pung", tile=south.index)
+    kong = Meld(MeldKind.CONCEALED_KONG, (south,) * 4)
+    assert task.is_done(
+        counts=counts("123m456m789m11z"), melds=[kong], fan_ids=(), doubled=False
+    )
+    hand = stacked("erren", "111z123456789m22z", "12345678m1z3z4z5z6z")
+    s = hand.state
+    s.task = task
+    s.melds[1].append(kong)
+    assert hand.view(1)["task_state"] == "ready"
+    assert hand.view(0)["task_state"] == "open"  # the kong is concealed from 0
+    s.result = {"winner": 1, "task_done": True}
+    s.phase = Phase.ENDED
+    assert (hand.view(0)["task_state"], hand.view(1)["task_state"]) == ("met", "met")
 
 
 def test_the_engine_and_the_bots_agree_on_the_double_task():
@@ -160,7 +187,7 @@ def test_a_finished_hand_reports_the_same_task_result_as_its_view():
         winner = int(result["winner"])
         want = "met" if result.get("task_done") else "missed"
         assert hand.view(winner)["task_state"] == want
-        assert hand.view(1 - winner)["task_state"] == "missed"
+        assert hand.view(1 - winner)["task_state"] == want
         seen.add(want)
     assert seen == {"met", "missed"}
 
