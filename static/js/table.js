@@ -14,6 +14,11 @@
    - #redirect[data-url], [data-goto]  go there (分组's new table; a closed table's way out)
    - details.mj-report[open]        a 举报 form being written: the settlement countdown
                                     pauses for this player (no automatic way out)
+   - [data-stay] (aria-pressed)     留在此页: this page is not taken to the lobby when the
+                                    settlement countdown ends (the server's countdown, the
+                                    rules' 继续 window, still ends on time); scrolling the
+                                    panel by hand asks the same; remembered per hand
+                                    (sessionStorage "mj-stay")
    - #mj-status[data-callout-id]    the latest call (吃 碰 杠 和 自摸): data-callout (kind),
                                     data-callout-who (me/opponent), data-callout-text; each
                                     id is shown once (#mj-callout) with its sound from
@@ -68,14 +73,55 @@
       return !d.querySelector("[data-testid=report-done]");
     });
   }
+  /* ---------------- 留在此页: reading the settlement ----------------
+     A long settlement (many fan lines, on a phone) takes longer to read than
+     the countdown.  The countdown is the rules' 继续 window (seed 000: 继续
+     only while it runs; 分组 includes a timeout): the server still closes the
+     table when it ends, so the opponent waits no longer.  What the player
+     can hold back is this page's own way out to the lobby: pressing 留在此页,
+     or scrolling the panel by hand (wheel, touch, scroll keys), keeps the page
+     with the result; 回到大厅 / 分组 stay one click away. */
+  var STAY_KEY = "mj-stay";
+  var stayHand = null;
+  var settleScroll = null; // {hand, top}: the panel's scroll kept across a frame
+  try { stayHand = window.sessionStorage.getItem(STAY_KEY); } catch (err) { /* private mode */ }
+  function settleHand() {
+    var s = $("[data-testid='settlement']");
+    return s ? s.getAttribute("data-hand") : null;
+  }
+  function staying() { return stayHand !== null && stayHand === settleHand(); }
+  function paintStay() {
+    var on = staying();
+    $all("[data-stay]").forEach(function (b) {
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      var label = b.getAttribute(on ? "data-on" : "data-off");
+      if (label && b.textContent !== label) b.textContent = label;
+    });
+  }
+  function setStay(on) {
+    stayHand = on ? settleHand() : null;
+    try {
+      if (stayHand) window.sessionStorage.setItem(STAY_KEY, stayHand);
+      else window.sessionStorage.removeItem(STAY_KEY);
+    } catch (err) { /* private mode */ }
+    paintStay();
+    if (!on) resumeWayOut();
+  }
+  function readingScroll(e) {
+    var panel = e.target && e.target.closest && e.target.closest(".mj-settle");
+    if (!panel || staying() || !panel.querySelector("[data-stay]")) return;
+    if (e.type === "keydown" && !/^(ArrowUp|ArrowDown|PageUp|PageDown|Home|End)$/.test(e.key)) return;
+    setStay(true);
+  }
+  function holdWayOut() { return reportOpen() || staying(); }
   function goTo(url) {
     if (leaving) return;
-    if (reportOpen()) { pendingGo = url; return; }
+    if (holdWayOut()) { pendingGo = url; return; }
     leaving = true;
     window.location.assign(url);
   }
   function resumeWayOut() {
-    if (!pendingGo || reportOpen()) return;
+    if (!pendingGo || holdWayOut()) return;
     var url = pendingGo;
     pendingGo = null;
     setTimeout(function () { goTo(url); }, 1500); // time to read "report sent"
@@ -228,6 +274,7 @@
       // take the player back to the lobby (a moment later, so a last 继续 can land).
       var lobby = t.getAttribute("data-lobby-url");
       var paused = lobby && reportOpen();
+      var stay = lobby && !paused && staying();
       if (paused) {
         if (pausedLeft === null) pausedLeft = left;
         t.style.setProperty("--p", Math.max(0, Math.min(1, pausedLeft / total)).toFixed(4));
@@ -238,7 +285,8 @@
       var num = t.parentNode && t.parentNode.querySelector(".mj-timer-num");
       if (num) {
         var secs = Math.ceil(left / 1000);
-        var txt = paused ? (num.getAttribute("data-paused") || "‖") : secs + (num.getAttribute("data-unit") || "s");
+        var unit = (stay && num.getAttribute("data-stay-unit")) || num.getAttribute("data-unit") || "s";
+        var txt = paused ? (num.getAttribute("data-paused") || "‖") : secs + unit;
         if (num.textContent !== txt) num.textContent = txt;
       }
     });
@@ -432,6 +480,12 @@
     var closed = $("[data-goto]");
     if (closed && !leaving) { goTo(closed.getAttribute("data-goto")); if (leaving) return; }
     readSkew();
+    paintStay();
+    // The settlement panel is drawn anew by each frame (the opponent's 继续):
+    // keep where the player was reading.
+    var panel = $(".mj-settle");
+    if (panel && settleScroll && settleScroll.hand === settleHand()) panel.scrollTop = settleScroll.top;
+    settleScroll = null;
     // A pool taller than its box scrolls inside it (table.css): show the newest discards.
     $all("#mj-center .mj-pool").forEach(function (p) { p.scrollTop = p.scrollHeight; });
     var status = $("#mj-status");
@@ -519,6 +573,9 @@
     readSkew();
     window.requestAnimationFrame(tick);
     document.addEventListener("keydown", onKey);
+    ["wheel", "touchmove", "keydown"].forEach(function (ev) {
+      root.addEventListener(ev, readingScroll, { passive: true });
+    });
 
     root.addEventListener("htmx:wsOpen", function (e) {
       wsOpen = true;
@@ -540,6 +597,8 @@
       if (a && a.classList && a.classList.contains("mj-htile")) {
         wantFocus = { tile: a.getAttribute("data-tile"), index: handTiles().indexOf(a) };
       }
+      var panel = $(".mj-settle");
+      settleScroll = panel ? { hand: settleHand(), top: panel.scrollTop } : null;
       hideWaits();
     });
     root.addEventListener("htmx:wsAfterMessage", function () {
@@ -586,6 +645,8 @@
         if (navigator.clipboard) navigator.clipboard.writeText(full).then(copied, copied);
         return;
       }
+      var stayBtn = e.target.closest && e.target.closest("[data-stay]");
+      if (stayBtn) { setStay(!staying()); return; }
       var sw = e.target.closest && e.target.closest("[data-action='swap']");
       if (sw) { e.preventDefault(); setSwapMode(!swapMode); return; }
     });
