@@ -348,6 +348,7 @@ def step_context(
         "round_wind": board["round_wind"],
         "indicators": board["indicators"],
         "task": board["task"],
+        "task_state": replay.task_state_at(index, bottom),
         "settlement": settlement,
         "phase": "ended" if final and ended else "replay",
         "actions": {},

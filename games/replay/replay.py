@@ -16,6 +16,7 @@ viewer asks for one step at a time.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,9 @@ from django.utils.translation import gettext as _
 
 from games.engine.actions import Action, AutoPlay, Timeout
 from games.engine.errors import LogMismatchError
+from games.engine.hand import Hand
 from games.engine.review import action_key
+from games.engine.task import task_state
 from games.engine.walk import walk
 
 from .board import Step, build_steps, step_of
@@ -72,6 +75,17 @@ class Replay:
     engine_error: str = ""
     engine_mismatch: LogMismatchError | None = None
     result_where: str = ""
+    task_states: list[tuple[str | None, str | None]] = field(default_factory=list)
+    """Per step, how each seat stood with the 任务 there (empty when the
+    engine could not replay the log): :func:`games.engine.task.task_state`
+    of the hand as the live table showed it after the move the step belongs
+    to (the table shows a move's events together, the replay one by one)."""
+
+    def task_state_at(self, step: int, seat: int) -> str | None:
+        """``seat``'s 任务 state at step ``step`` (None: no task, or unknown)."""
+        if not 0 <= step < len(self.task_states):
+            return None
+        return self.task_states[step][seat]
 
     def engine_reason(self) -> str:
         """Why the engine's replay disagrees with the file, in the reader's
@@ -111,8 +125,12 @@ def build_replay(hf: HandFile) -> Replay:
     steps = build_steps(events)
     replay = Replay(file=hf, steps=steps)
     found: dict[int, list[Decision]] = {}
+    # (seq of a move's first event, each seat's 任务 state just before it)
+    before: list[tuple[int, tuple[str | None, str | None]]] = []
+    hand: Hand | None = None
     try:
         for point in walk(hf.seed, events):
+            before.append((point.event.seq, _task_states(point.hand)))
             action = point.action
             if isinstance(action, AutoPlay):
                 continue
@@ -150,6 +168,9 @@ def build_replay(hf: HandFile) -> Replay:
             replay.engine_mismatch = exc
     else:
         replay.decisions = found
+        # after the walk the hand has its last move applied: the end
+        final = _task_states(hand) if hand is not None else (None, None)
+        replay.task_states = _per_step(steps, before, final)
         rebuilt = result_from_log(hf.events, practice=hf.practice)
         if rebuilt is not None:
             # the stored result must be the one the (replayed) log carries
@@ -159,6 +180,25 @@ def build_replay(hf: HandFile) -> Replay:
                 replay.engine_error = f"the stored {where} differs from the log"
                 replay.result_where = where
     return replay
+
+
+def _task_states(hand: Hand) -> tuple[str | None, str | None]:
+    return (task_state(hand.state, 0), task_state(hand.state, 1))
+
+
+def _per_step(
+    steps: list[Step],
+    before: list[tuple[int, tuple[str | None, str | None]]],
+    final: tuple[str | None, str | None],
+) -> list[tuple[str | None, str | None]]:
+    """Each step's 任务 states: those before the first move logged after
+    the step's last event (``before``, in log order), else ``final``."""
+    seqs = [seq for seq, _states in before]
+    out = []
+    for step in steps:
+        i = bisect_right(seqs, step.seq)
+        out.append(before[i][1] if i < len(before) else final)
+    return out
 
 
 def mismatch_words(wrong: LogMismatchError) -> str:

@@ -98,10 +98,14 @@ def live_hand(user: Any, room: Any, *, tries: int = 20) -> tuple[Table, Any]:
     raise AssertionError(f"every hand ended within 4 moves in {tries} tries")
 
 
-def stored_hand(user: Any, room: Any, *, seed: str, shuffle: int) -> Any:
+def stored_hand(
+    user: Any, room: Any, *, seed: str, shuffle: int, watch: Any = None
+) -> Any:
     """A finished practice hand stored as the site stores one, played by two
     engine bots with the wall of shuffle ``shuffle`` (1: as hands stored
-    before the documented shuffle).  Returns its ``HandRecord``."""
+    before the documented shuffle).  ``watch(hand)``, if given, is called
+    after every move (the hand as the live table then shows it).  Returns
+    its ``HandRecord``."""
     from datetime import UTC, datetime
 
     from games.engine.bots import make_bot
@@ -116,6 +120,8 @@ def stored_hand(user: Any, room: Any, *, seed: str, shuffle: int) -> Any:
         seat = next(i for i in (0, 1) if hand.state.pending[i])
         clock += 2.0
         hand.apply(bots[seat].choose(hand.view(seat), hand.legal_actions(seat)), clock)
+        if watch is not None:
+            watch(hand)
     table = Table.objects.create(
         room=room, kind="bot", seat0=user, bot_level="easy", status="closed"
     )
