@@ -139,3 +139,42 @@ def test_lobby_rooms_are_compact_rows_on_a_phone(live, browser, lang):
             break
     assert seen == expected
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_lobby_play_buttons_keep_their_label_on_one_line(live, browser, lang):
+    """Tester: the English phone lobby broke "Practice vs bot" over two lines
+    in a button taller than its neighbours.  Every play button's label is one
+    line in both languages: side by side at 390 px (the lobby's button is
+    "Play bot" in English), 人机练习 and its level on a row of their own
+    where the three do not fit (English at 360 px)."""
+    name = f"onelinelobby{lang[:2]}"
+    live.create_players(name)
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live.url}])
+    page = context.new_page()
+    login(page, live, name)
+    page.goto(f"{live.url}/lobby/")
+    label = "人机练习" if lang == "zh-hans" else "Play bot"
+    for width in (390, 360):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.wait_for_timeout(100)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        rooms = page.locator("[data-testid=room]")
+        for i in range(rooms.count()):
+            room = rooms.nth(i)
+            bot = room.locator("[data-testid=play-bot]")
+            assert bot.inner_text() == label
+            for testid in ("quick-match", "play-bot"):
+                button = room.locator(f"[data-testid={testid}]")
+                assert button.evaluate(LINES) == 1, (width, i, testid)
+                assert button.bounding_box()["height"] <= 44, (width, i, testid)
+            quick = room.locator("[data-testid=quick-match]").bounding_box()
+            level = room.locator("[data-testid=bot-level]").bounding_box()
+            box = bot.bounding_box()
+            assert abs(level["y"] - box["y"]) < 2  # the level goes with its button
+            assert box["x"] + box["width"] <= width
+            if width == 390:
+                assert abs(quick["y"] - box["y"]) < 2, (i, quick, box)
+    page.screenshot(path=f"/tmp/phone_lobby_buttons_{lang}.png")
+    context.close()
