@@ -260,17 +260,22 @@ class PlanningBot:
         """Whether the dealt hand is good enough to double: at most
         :attr:`double_deficiency` tiles from waiting (after its best discard
         for the dealer's 14 tiles)."""
-        if self.double_deficiency is None:
+        most = self.double_deficiency
+        if most is None:
             return False
         obs = ctx.obs
-        if sum(obs.hand) + 3 * len(obs.melds) >= 14:
-            ranked = ev.rank_discards(ctx, obs.hand, obs.melds)
-            if not ranked:
-                return False
-            est = ranked[0][2]
-        else:
-            est = ev.value(ctx, obs.hand, obs.melds)
-        return est.free_deficiency <= self.double_deficiency
+        if sum(obs.hand) + 3 * len(obs.melds) < 14:
+            # value(...).free_deficiency, without valuing the hand
+            return ev.free_deficiency(ctx, obs.hand, obs.melds) <= most
+        # the best-ranked discard leaves one of these deficiencies: when all
+        # of them fall on one side of the threshold the ranking is not needed
+        left = ev.discard_free_deficiencies(ctx, obs.hand, obs.melds)
+        if not left or min(left) > most:
+            return False
+        if max(left) <= most:
+            return True
+        ranked = ev.rank_discards(ctx, obs.hand, obs.melds)
+        return bool(ranked) and ranked[0][2].free_deficiency <= most
 
     # ---------------------------------------------------------------- a turn
     def turn(self, ctx: ev.Context, options: Sequence[Action]) -> Action:

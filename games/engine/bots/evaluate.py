@@ -465,6 +465,35 @@ def value(
     return got
 
 
+def free_deficiency(ctx: Context, counts: Sequence[int], melds: Sequence[Meld]) -> int:
+    """The deficiency over every shape of the rule set of a waiting hand
+    (``13 - 3m`` tiles incl. wilds): :func:`value`'s ``free_deficiency``,
+    without valuing the hand (INF when no shape is possible)."""
+    t, wilds = split_counts(counts, ctx.wild)
+    return plan_deficiency(any_shape_plan(ctx.obs.ruleset), t, melds, wilds)
+
+
+def discard_free_deficiencies(
+    ctx: Context, counts: Sequence[int], melds: Sequence[Meld]
+) -> list[int]:
+    """:func:`free_deficiency` of the hand each discard of a ``14 - 3m``
+    hand leaves, one per kind held, in kind order: the ``free_deficiency``
+    of :func:`rank_discards`' estimates (the same columns), without ranking.
+    """
+    kinds = [k for k in range(NUM_KINDS) if counts[k]]
+    columns: dict[frozenset[Shape], list[int]] = {}
+
+    def column(plan: Plan) -> list[int]:
+        got = columns.get(plan.shapes)
+        if got is None:
+            got = _discard_deficiencies(ctx, counts, melds, plan, kinds)
+            columns[plan.shapes] = got
+        return got
+
+    left = _free_deficiencies(ctx, counts, melds, ctx.plans[0], kinds, column)
+    return [left[k] for k in kinds]
+
+
 def _tenpai_part(
     ctx: Context,
     counts: Sequence[int],
