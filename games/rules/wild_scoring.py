@@ -36,7 +36,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .errors import InvalidHandError
-from .melds import Meld
+from .melds import Meld, MeldKind
 from .scoring import NOT_COMPLETE_RESULT, ScoreResult, score_from_counts
 from .shanten import Shape, kinds_below
 from .situation import WinSituation
@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 WHITE = Tile(31)
 """白板, which stands for the wild kind's own face (seed 002)."""
 _WHITE = WHITE.index  # tiles compared by index: a dataclass __eq__ is slow
+_CHI = MeldKind.CHI
+_CONCEALED_KONG = MeldKind.CONCEALED_KONG
 
 
 def face(tile: Tile, wild: Tile) -> Tile:
@@ -101,7 +103,9 @@ def meld_faces(melds: Sequence[Meld], wild: Tile) -> list[Meld]:
         return list(melds)
     out = []
     for m in melds:
-        if any(t.index == _WHITE for t in m.tiles):
+        # a Meld's tiles are checked and sorted when it is made: a chi holds
+        # no honour, any other meld one kind, its first tile's
+        if m.kind is not _CHI and m.tiles[0].index == _WHITE:
             claimed = face(m.claimed, wild) if m.claimed is not None else None
             out.append(Meld(m.kind, tuple(face(t, wild) for t in m.tiles), claimed))
         else:
@@ -323,7 +327,13 @@ def _check_claimed(melds: Sequence[Meld], wild: Tile) -> None:
     """Refuse a claimed meld holding the wild kind (:func:`score_wild`)."""
     wi = wild.index
     for m in melds:
-        if not m.is_concealed and any(t.index == wi for t in m.tiles):
+        kind = m.kind
+        if kind is _CONCEALED_KONG:
+            continue
+        # a Meld's tiles are checked and sorted when it is made: a chi is a
+        # run from its first tile, any other meld one kind
+        first = m.tiles[0].index
+        if first <= wi <= first + 2 if kind is _CHI else first == wi:
             raise InvalidHandError(
                 f"{m}: 财神 {wild} cannot be in a claimed meld (seed 002: "
                 "财神不能在游戏过程中出掉或用于吃牌)"
