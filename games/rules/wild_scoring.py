@@ -50,6 +50,7 @@ WHITE = Tile(31)
 """白板, which stands for the wild kind's own face (seed 002)."""
 _WHITE = WHITE.index  # tiles compared by index: a dataclass __eq__ is slow
 _CHI = MeldKind.CHI
+_PUNG = MeldKind.PUNG
 _CONCEALED_KONG = MeldKind.CONCEALED_KONG
 
 
@@ -113,6 +114,28 @@ def meld_faces(melds: Sequence[Meld], wild: Tile) -> list[Meld]:
     return out
 
 
+def _meld_counts(melds: Sequence[Meld]) -> list[int]:
+    """The 34 counts of the tiles of ``melds``.
+
+    Read from each meld's kind and first tile: a Meld's tiles are checked
+    and sorted when it is made (a chi is a run from its first tile, a pung
+    three and a kong four tiles of one kind).
+    """
+    out = [0] * NUM_KINDS
+    for m in melds:
+        i = m.tiles[0].index
+        kind = m.kind
+        if kind is _CHI:
+            out[i] += 1
+            out[i + 1] += 1
+            out[i + 2] += 1
+        elif kind is _PUNG:
+            out[i] += 3
+        else:
+            out[i] += 4
+    return out
+
+
 def wild_assignments(
     counts: Sequence[int],
     wilds: int,
@@ -135,7 +158,9 @@ def wild_assignments(
 
     With ``wilds == 0`` the empty assignment is yielded without a check.
     """
-    return _enumerate(counts, wilds, melds, fixed, ruleset.kind_indices, ruleset.shapes)
+    yield from _enumerate(
+        counts, wilds, melds, fixed, ruleset.kind_indices, ruleset.shapes
+    )
 
 
 def _enumerate(
@@ -145,40 +170,40 @@ def _enumerate(
     fixed: Sequence[int],
     allowed: frozenset[int],
     shapes: frozenset[Shape],
-) -> Iterator[tuple[int, ...]]:
+) -> list[tuple[int, ...]]:
     """:func:`wild_assignments` with the rule set read as the kinds a wild
-    may stand for (``allowed``) and its ``shapes``."""
-    work = list(counts)
+    may stand for (``allowed``) and its ``shapes``, as a list in the same
+    order (kind order; made by one recursion, not a generator per wild).
 
-    def rec(start: int, left: int) -> Iterator[tuple[int, ...]]:
-        if left == 0:
-            yield ()
-            return
-        # complete with the other left - 1 wilds: a deficiency below left;
-        # for the last wild these are the natural hand's waits (sorted),
-        # which the per-suit tables give faster than a test per kind (same
-        # kinds)
+    Raises:
+        InvalidHandError: as :func:`~games.rules.waits.waits` of a bad hand.
+    """
+    if wilds == 0:
+        return [()]
+    work = list(counts)
+    out: list[tuple[int, ...]] = []
+
+    def rec(start: int, left: int, prefix: tuple[int, ...]) -> None:
         if left == 1:
-            found = _natural_waits(tuple(work), melds, shapes)
-            fits = [
-                k
-                for k in found
-                if k >= start and k in allowed and work[k] + fixed[k] < 4
-            ]
-        else:
-            room = [
-                k
-                for k in range(start, NUM_KINDS)
-                if k in allowed and work[k] + fixed[k] < 4
-            ]
-            fits = kinds_below(work, melds, shapes, room, left)
-        for k in fits:
+            # the last wild: the natural hand's waits (sorted), which the
+            # per-suit tables give faster than a test per kind (same kinds)
+            for k in _natural_waits(tuple(work), melds, shapes):
+                if k >= start and k in allowed and work[k] + fixed[k] < 4:
+                    out.append((*prefix, k))
+            return
+        # complete with the other left - 1 wilds: a deficiency below left
+        room = [
+            k
+            for k in range(start, NUM_KINDS)
+            if k in allowed and work[k] + fixed[k] < 4
+        ]
+        for k in kinds_below(work, melds, shapes, room, left):
             work[k] += 1
-            for rest in rec(k, left - 1):
-                yield (k, *rest)
+            rec(k, left - 1, (*prefix, k))
             work[k] -= 1
 
-    yield from rec(0, wilds)
+    rec(0, wilds, ())
+    return out
 
 
 @lru_cache(maxsize=4096)
@@ -355,10 +380,7 @@ def _score_split(
     assert wild is not None  # checked by both callers
     wi = wild.index
     faced = meld_faces(melds, wild)
-    fixed = [0] * NUM_KINDS
-    for m in faced:
-        for t in m.tiles:
-            fixed[t.index] += 1
+    fixed = _meld_counts(faced)
     win = situation.win_tile
     need = 14 - 3 * len(melds)
     if sum(counts) + wilds != need:
