@@ -22,6 +22,12 @@ changed (games.presenters.render.Frame.changes); a refusal is a
 ``<div id="toast" hx-swap-oob="true" role="alert">`` fragment and changes
 nothing; when the player moves to another table (分组) a
 ``<div id="redirect" hx-swap-oob="true" data-url="...">`` fragment.
+Two pages of one player at one seat: the page's socket address carries its
+tab token (``?tab=``, games.presence.new_tab); the page opened last holds the
+seat (games.presence.tab_take), a ``table.takeover`` group message tells the
+other page's sockets (every process: the channel layer), which show
+``#mj-elsewhere`` (此牌桌已在另一个窗口打开, with 在此窗口继续: ``take_back``);
+their moves and requests are refused with a toast, not applied.
 Close codes: 4401 not logged in, 4403 not seated at this table, 4423 the
 player is suspended or banned (moderation: refused at connect; a group
 ``table.kick`` message closes their open sockets, after a toast saying why).
@@ -54,7 +60,7 @@ from mahjong_site.middleware import chosen_language
 from . import presence
 from .consumer_dispatch import DispatchWithoutConnectionHop
 from .models import Table
-from .presenters import render_toast
+from .presenters import render_elsewhere, render_toast
 from .presenters.context import FrameBasis
 from .presenters.render import Frame, seat_frame
 from .protocol import TABLE_REQUESTS, parse_move, refusal_message
@@ -82,6 +88,22 @@ MAX_MESSAGE_DEPTH = 4
 BAD_MESSAGE = gettext_lazy("无法识别的操作")
 TOO_FAST = gettext_lazy("刷新太频繁，请稍后再试")
 SERVER_ERROR = gettext_lazy("服务器出错，这次操作没有生效，请再试一次")
+ELSEWHERE = gettext_lazy("此牌桌已在另一个窗口打开，这个窗口里的操作没有生效")
+
+
+class ElsewhereError(TableError):
+    """This page's seat is held by another page of the player (presence.tab_take)."""
+
+
+def scope_tab(scope: dict[str, Any]) -> str | None:
+    """The page's tab token from the socket address (``?tab=``), or None."""
+    from urllib.parse import parse_qs
+
+    raw = scope.get("query_string") or b""
+    text = raw.decode("latin-1") if isinstance(raw, bytes) else str(raw)
+    tabs = parse_qs(text).get("tab") or []
+    tab = tabs[0] if tabs else None
+    return tab if presence.tab_opened(tab) is not None else None
 
 
 class BadMessageError(ValueError):
@@ -229,6 +251,7 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
     # (hand id, seq) of the state of the frame last rendered for this socket
     # (a frame carried in a group message is used only for a later state)
     _shown: tuple[int | None, int] | None = None
+    tab: str | None = None  # the page's tab token (None: not in the choice)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -267,7 +290,17 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         )
         await _cached(self._presence.open)()
         await _pooled(seats.seat_connect)(table_id=self.table_id, seat=seat)
+        self.tab = scope_tab(self.scope)
+        holds = True
+        if self.tab is not None:
+            holds = await _cached(presence.tab_take)(
+                table_id=self.table_id, seat=seat, tab=self.tab
+            )
+            if holds:  # a newer page: the older one's sockets stop acting
+                await self._announce_holder()
         await self.send_frame()
+        if not holds:
+            await self.send(self._elsewhere(True))
 
     async def disconnect(self, code: int) -> None:
         if self.seat is None:
@@ -321,9 +354,12 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
                 self._sent = None  # the browser asks for everything again
                 await self.send_frame()
                 return
+            if kind == "take_back":
+                await self._take_back()
+                return
             request = TABLE_REQUESTS.get(kind) if isinstance(kind, str) else None
             if request is not None:
-                table = await _pooled(request)(user=user, table_id=self.table_id)
+                table = await _pooled(self._request_sync)(request, user)
             else:
                 move = parse_move(payload)
                 loop = asyncio.get_running_loop()
@@ -331,6 +367,9 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
                 if rendered is not None:  # as table_update would: if changed
                     self._acted = self._shown = rendered[1]
                     await self._deliver(rendered[0], changed_only=True)
+        except ElsewhereError:
+            await self.send(self._toast(ELSEWHERE) + self._elsewhere(True))
+            return
         except (ActionError, TableError) as exc:
             with translation.override(self.lang):
                 message = refusal_message(exc)
@@ -341,6 +380,49 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
             await self.send(
                 f'<div id="redirect" hx-swap-oob="true" data-url="{url}"></div>'
             )
+
+    def _check_holder(self) -> None:
+        """Refuse when another page of the player holds this seat (in the
+        worker thread that then acts: no thread hand-off of its own).
+
+        Raises:
+            ElsewhereError: this page does not hold the seat.
+        """
+        assert self.seat is not None
+        if not presence.tab_holds(table_id=self.table_id, seat=self.seat, tab=self.tab):
+            raise ElsewhereError(str(ELSEWHERE))
+
+    def _request_sync(self, request: Any, user: Any) -> Table:
+        """A table request (继续, 分组 …) of the page that holds the seat."""
+        self._check_holder()
+        return request(user=user, table_id=self.table_id)
+
+    async def _take_back(self) -> None:
+        """在此窗口继续: this page holds the seat again; the other is told."""
+        if self.tab is None or self.seat is None:
+            return
+        await _cached(presence.tab_take)(
+            table_id=self.table_id, seat=self.seat, tab=self.tab, force=True
+        )
+        await self._announce_holder()
+        self._sent = None
+        await self.send_frame()
+
+    async def _announce_holder(self) -> None:
+        await self.channel_layer.group_send(
+            self.group, {"type": "table.takeover", "seat": self.seat, "tab": self.tab}
+        )
+
+    async def table_takeover(self, event: dict[str, Any]) -> None:
+        """Group message: a page took this seat (:func:`presence.tab_take`);
+        the notice over this page is shown, or hidden if it is this page."""
+        if event.get("seat") != self.seat or self.tab is None:
+            return
+        await self.send(self._elsewhere(event.get("tab") != self.tab))
+
+    def _elsewhere(self, shown: bool) -> str:
+        with translation.override(self.lang):
+            return render_elsewhere(shown)
 
     async def heartbeat(self) -> None:
         """The browser's ``ping`` (every ``MAHJONG_PRESENCE_BEAT`` s): keep this
@@ -549,8 +631,10 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         mover's frame meanwhile (games.services.notify.held_broadcasts).
 
         Raises:
-            ActionError, TableError: the move is refused (table_move).
+            ActionError, TableError: the move is refused (table_move);
+                ElsewhereError: another page of the player holds the seat.
         """
+        self._check_holder()
         with held_broadcasts(loop) as held:  # sent as the block ends
             table, hand = table_move(user=user, table_id=self.table_id, move=move)
             basis = self._carry_opponent_frame(table, hand, held)

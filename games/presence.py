@@ -21,6 +21,10 @@ TTL and only collects the garbage):
 
 A seat is present while one of its slots is live; a queued player while their
 waiting table's seat 0 or their lobby mark is.
+
+A third entry says which of a player's pages at one seat acts for it (the
+**holder**, :func:`tab_take`): two tabs on one seat are both present, but
+only the page opened last (or the one that took it back) may act.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
+import secrets
 import time
 import weakref
 from collections.abc import Iterable
@@ -462,3 +468,76 @@ def waiters_present(
         if any(_live(held.get(k), now) for k in mine):
             present.add(table_id)
     return present
+
+
+# --- the window that holds a seat ------------------------------------------
+#: Seconds the holder of a seat is remembered (longer than any table lasts
+#: between two page loads; a forgotten holder is claimed by the next tab).
+HOLDER_SECONDS = 24 * 3600
+
+_TAB = re.compile(r"^(\d{10,16})-([0-9a-f]{8,32})$")
+
+
+def new_tab(*, now: float | None = None) -> str:
+    """A fresh page's tab token: ``"<ms>-<hex>"``, the ms it was opened at
+    (server clock) and a random part.  The table page puts it in its
+    socket's address and its requests' ``X-MJ-Tab`` header."""
+    now = time.time() if now is None else now
+    return f"{int(now * 1000)}-{secrets.token_hex(4)}"
+
+
+def tab_opened(tab: str | None) -> int | None:
+    """The ms a tab token says its page was opened at; None if not a token."""
+    match = _TAB.match(tab or "")
+    return int(match.group(1)) if match else None
+
+
+def _holder_key(table_id: int, seat: int) -> str:
+    return f"holder:{table_id}:{seat}"
+
+
+def tab_take(
+    *, table_id: int, seat: int, tab: str, force: bool = False, now: float | None = None
+) -> bool:
+    """Let the tab ``tab`` hold ``seat`` at ``table_id`` (its actions count).
+
+    Two tabs of one player at one seat: the page opened last holds it, the
+    other is told so and its actions are refused (:func:`tab_holds`).  A
+    socket of the holder's page that reconnects keeps it; a socket of an
+    older page that reconnects does not take it back.  ``force`` (the older
+    page's 在此窗口继续) takes it as of ``now``, so the other page's sockets
+    no longer take it either until that page is opened again.  In the
+    presence cache (Redis in production), so every Daphne process sees one
+    holder; two pages opening at the same moment: the last write wins.
+
+    Returns whether ``tab`` holds the seat now.
+    """
+    opened = tab_opened(tab)
+    if opened is None:
+        return False
+    if force:
+        opened = max(opened, int((time.time() if now is None else now) * 1000))
+    cache = _cache()
+    key = _holder_key(table_id, seat)
+    held = cache.get(key)
+    if (
+        not force
+        and isinstance(held, list | tuple)
+        and len(held) == 2
+        and held[0] != tab
+        and int(held[1]) > opened
+    ):
+        return False
+    if not (isinstance(held, list | tuple) and list(held) == [tab, opened]):
+        cache.set(key, [tab, opened], HOLDER_SECONDS)
+    return True
+
+
+def tab_holds(*, table_id: int, seat: int, tab: str | None) -> bool:
+    """Whether the tab ``tab`` may act for ``seat`` at ``table_id``: it is
+    the holder, or no tab holds the seat.  A socket or request without a tab
+    token (another client) is not part of the choice and may act."""
+    if tab_opened(tab) is None:
+        return True
+    held = _cache().get(_holder_key(table_id, seat))
+    return not (isinstance(held, list | tuple) and len(held) == 2) or held[0] == tab

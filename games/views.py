@@ -257,11 +257,25 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         return redirect(reverse("games:lobby"))
     context: dict[str, Any] = presenters.seat_context(t, seat, user=request.user)
     context["beat_ms"] = int(settings.MAHJONG_PRESENCE_BEAT * 1000)
+    # this page's tab token: the page opened last acts for the seat
+    # (games.presence.tab_take); its socket and its requests carry it
+    context["tab"] = presence.new_tab()
     return render(request, "games/table.html", context)
 
 
 def _table_request(request: HttpRequest, table_id: int, kind: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
+    seat = table.seat_of(request.user.pk)
+    tab = request.headers.get("X-MJ-Tab")
+    if seat is not None and not presence.tab_holds(
+        table_id=table.pk, seat=seat, tab=tab
+    ):  # a page whose seat another page of the player holds: not applied
+        message = _("此牌桌已在另一个窗口打开，这个窗口里的操作没有生效")
+        if getattr(request, "htmx", False):
+            return HttpResponse(
+                presenters.render_toast(message), headers={"HX-Reswap": "none"}
+            )
+        return _refuse(request, TableError(message), _table_url(table))
     try:
         result = TABLE_REQUESTS[kind](user=signed_in_user(request), table_id=table.pk)
     except TableError as exc:

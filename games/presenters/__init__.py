@@ -22,13 +22,14 @@ replay.
 
 from .context import seat_context
 from .players import clear_profile_cache
-from .render import render_frame, render_toast
+from .render import render_elsewhere, render_frame, render_toast
 from .seats import WIND_ZH
 from .settlement import settlement_view
 
 __all__ = [
     "WIND_ZH",
     "clear_profile_cache",
+    "render_elsewhere",
     "render_frame",
     "render_toast",
     "seat_context",

@@ -408,3 +408,27 @@ def render_toast(message: str) -> str:
         '<div id="toast" hx-swap-oob="true" role="alert" class="toast">'
         f"{escape(message)}</div>"
     )
+
+
+def render_elsewhere(shown: bool) -> str:
+    """The notice over a table page whose seat another page of the player
+    holds (games.presence.tab_take), as a fragment for ``#mj-elsewhere``:
+    shown, with 在此窗口继续 (a ``take_back`` over the socket), or hidden.
+    In the active language."""
+    from django.utils.translation import gettext as _
+
+    if not shown:
+        return '<div id="mj-elsewhere" hx-swap-oob="true" hidden></div>'
+    title = escape(_("此牌桌已在另一个窗口打开"))
+    body = escape(_("这个窗口里的操作不会生效。在这里继续，另一个窗口就会停下。"))
+    button = escape(_("在此窗口继续"))
+    return (
+        '<div id="mj-elsewhere" hx-swap-oob="true" class="mj-elsewhere"'
+        ' data-testid="elsewhere" role="alertdialog" aria-modal="true"'
+        ' aria-labelledby="mj-elsewhere-title">'
+        '<div class="mj-elsewhere-card">'
+        f'<p id="mj-elsewhere-title"><strong>{title}</strong></p><p>{body}</p>'
+        '<form ws-send hx-vals=\'{"action": "take_back"}\'>'
+        '<button type="submit" class="btn btn-primary" data-testid="take-back">'
+        f"{button}</button></form></div></div>"
+    )

@@ -12,6 +12,9 @@
    - #mj-status[data-say]           text for the polite live region
    - #toast                         refusals (role=alert), auto-cleared
    - #redirect[data-url], [data-goto]  go there (分组's new table; a closed table's way out)
+   - #mj-elsewhere[data-testid=elsewhere]  another page of the player holds the seat: its
+                                    在此窗口继续 button takes focus (the server refuses this
+                                    page's moves meanwhile)
    - details.mj-report[open]        a 举报 form being written: the settlement countdown
                                     pauses for this player (no automatic way out)
    - [data-stay] (aria-pressed)     留在此页: this page is not taken to the lobby when the
@@ -528,6 +531,9 @@
       if (wantFocus && el) el.focus({ preventScroll: true });
     }
     wantFocus = null;
+    // Another page holds this seat: its notice takes focus (在此窗口继续).
+    var elsewhere = $("#mj-elsewhere[data-testid='elsewhere'] button");
+    if (elsewhere && !elsewhere.contains(document.activeElement)) elsewhere.focus({ preventScroll: true });
     // A settlement panel takes focus so keyboard users land on its buttons.
     var settle = $("[data-testid='settlement']");
     if (settle && settle.getAttribute("data-hand") !== settleSeen) {
