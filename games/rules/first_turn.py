@@ -79,6 +79,8 @@ def check_first_turn(situation: WinSituation, melds: Sequence[Meld] = ()) -> Non
             first discard without 天听.
     """
     s = situation
+    if not (s.heavenly or s.earthly or s.human):
+        return  # no first-turn win: nothing to refuse (almost every score)
     first = first_turn_win(s)
     if first is None:
         return

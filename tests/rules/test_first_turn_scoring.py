@@ -309,3 +309,52 @@ def test_ready_first_on_a_self_drawn_win_scores_without_it():
     # the flag is scored without the fan (RULES.md, first-turn fans)
     got = fans("erren", self_drawn=True, ready=True, ready_first=True)
     assert "READY_FIRST_DISCARD" not in got and got["READY_HAND"] == 1
+
+
+def test_first_turn_check_is_skipped_only_without_a_first_turn_flag():
+    """check_first_turn returns at once when none of 天胡/地胡/人胡 is set
+    (issue 15: every score calls it): over every combination of the flags
+    it reads, that is exactly when first_turn_win finds none, and the
+    combinations with one are still refused or passed as the rules say (a
+    first-turn win with a meld is always refused)."""
+    import itertools
+
+    from games.rules.first_turn import check_first_turn, first_turn_win
+
+    meld = Meld.parse("pung", "111m", "1m")
+    names = (
+        "heavenly",
+        "earthly",
+        "human",
+        "self_drawn",
+        "kong",
+        "ready",
+        "heavenly_ready",
+        "ready_first",
+    )
+    checked = refused = 0
+    for flags in itertools.product((False, True), repeat=len(names)):
+        for wind in (EAST, WEST):
+            s = WinSituation(
+                win_tile=Tile.parse("1m"),
+                seat_wind=wind,
+                **dict(zip(names, flags, strict=True)),
+            )
+            none = not (s.heavenly or s.earthly or s.human)
+            try:
+                first = first_turn_win(s)
+            except InvalidHandError:
+                assert not none
+                continue
+            assert (first is None) is none
+            for melds in ((), (meld,)):
+                checked += 1
+                try:
+                    check_first_turn(s, melds)
+                except InvalidHandError:
+                    refused += 1
+                    assert not none
+                else:
+                    assert none or not melds
+    assert checked > 200
+    assert 0 < refused < checked
