@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import connection
 
+from mahjong_site.columns import quoted_column
+
 from .models import OVERALL, PlayerStats
 from .rating import Rating, rate_hand
 
@@ -175,10 +177,7 @@ def _stats_update_sql(*, rated: bool) -> str:
 
 def _column(name: str) -> str:
     """The quoted column of PlayerStats's field ``name`` (name or attname)."""
-    for f in PlayerStats._meta.concrete_fields:
-        if name in (f.name, f.attname) and f.column is not None:
-            return connection.ops.quote_name(f.column)
-    raise ValueError(f"PlayerStats has no column {name!r}")
+    return quoted_column(PlayerStats, name)
 
 
 def stats_reverse_hand(*, seats: Sequence[HandSeat]) -> None:

@@ -32,6 +32,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model
 
+from mahjong_site.columns import model_field
+
 from ..models import Table
 
 if TYPE_CHECKING:  # psycopg is imported where PostgreSQL is in use
@@ -84,13 +86,6 @@ def prepared_cursor() -> Iterator[CursorWrapper]:
     # driver's cursor (BaseDatabaseWrapper._prepare_cursor)
     with connection.make_cursor(raw) as cursor:  # type: ignore[arg-type]
         yield cursor
-
-
-def _field(model: type[Model], name: str) -> Field[Any, Any]:
-    for f in model._meta.concrete_fields:
-        if name in (f.name, f.attname):
-            return f
-    raise ValueError(f"{model.__name__} has no column {name!r}")
 
 
 class Writes:
@@ -164,7 +159,7 @@ def row_update(
         DatabaseError: no row has ``obj``'s primary key.
     """
     model = type(obj)
-    cols = [_field(model, n) for n in fields]
+    cols = [model_field(model, n) for n in fields]
     connection = db_connection()
     qn = connection.ops.quote_name
     pk = model._meta.pk
@@ -196,8 +191,8 @@ def values_update(
     qn = connection.ops.quote_name
     key = model._meta.pk
     assert key is not None and key.column is not None
-    sets = [(_field(model, n), v) for n, v in values.items()]
-    tests = [(_field(model, n), v) for n, v in where.items()]
+    sets = [(model_field(model, n), v) for n, v in values.items()]
+    tests = [(model_field(model, n), v) for n, v in where.items()]
 
     def col(f: Field[Any, Any]) -> str:
         assert f.column is not None  # a concrete field has a column
