@@ -33,6 +33,7 @@ from accounts.selectors import ledger_drift
 from games.models import HandSeat
 from leaderboard import recalc
 from leaderboard.models import BoardSnapshot, PlayerStats
+from leaderboard.recalc import check, repair, snapshots
 from tests.games.conftest import make_player
 from tests.leaderboard.factory import hand
 
@@ -77,7 +78,7 @@ def test_a_settlement_during_the_locked_repair_is_applied_after_it(monkeypatch):
         released.append(time.monotonic())  # the repair commits right after
         return out
 
-    monkeypatch.setattr(recalc, "repair_drifted", slow_repair)
+    monkeypatch.setattr(repair, "repair_drifted", slow_repair)
     done: dict[str, float] = {}
     reports = []
     runner, errors = _in_thread(
@@ -96,7 +97,7 @@ def test_a_settlement_during_the_locked_repair_is_applied_after_it(monkeypatch):
     assert reports[0].drifted_players == 1 and reports[0].stats_repaired == 1
     assert done["settled"] >= released[0]  # it waited for the repair's locks
     assert _hands(a) == _hands(b) == 2  # repaired to 1, then the new hand: 2
-    monkeypatch.setattr(recalc, "repair_drifted", real)
+    monkeypatch.setattr(repair, "repair_drifted", real)
     assert recalc.recalc_ranks(day=WHEN.date()).corrected == 0
     assert ledger_drift() == []
 
@@ -184,7 +185,7 @@ def test_the_one_snapshot_repair_fixes_what_the_two_step_one_does(monkeypatch):
     def no_second_pass(*args, **kwargs):
         raise AssertionError("the two-step check ran")
 
-    monkeypatch.setattr(recalc, "_check", no_second_pass)
+    monkeypatch.setattr(check, "_check", no_second_pass)
     report = recalc.recalc_ranks(day=WHEN.date())
     assert report.drifted_players == 3
     assert (report.stats_repaired, report.stats_inserted) == (1, 1)
@@ -200,8 +201,9 @@ def test_the_one_snapshot_repair_fixes_what_the_two_step_one_does(monkeypatch):
 def test_the_one_snapshot_repair_books_a_changed_points_rule(monkeypatch):
     a, b = make_player("va"), make_player("vb")
     hand(a, b, ended=WHEN, winner=0, fan=8)
-    base = recalc.hand_points_sql
-    monkeypatch.setattr(recalc, "hand_points_sql", lambda: base() * 2)
+    base = recalc.check.hand_points_sql
+    for step in (recalc.check, recalc.repair):  # the rule's two readers
+        monkeypatch.setattr(step, "hand_points_sql", lambda: base() * 2)
     report = recalc.recalc_ranks(day=WHEN.date())
     assert (report.points_recalculated, report.hand_rows_repaired) == (1, 1)
     assert Profile.objects.get(user=a).rating_points == 16
@@ -247,9 +249,9 @@ def test_a_first_run_into_empty_counters_builds_the_indexes_after(monkeypatch):
     assert (again.snapshot_written, again.snapshot_removed) == (0, 0)
     good = sorted(PlayerStats.objects.values_list("user_id", "ruleset", "hands"))
     PlayerStats.objects.all().delete()
-    monkeypatch.setattr(recalc, "_BULK_ROWS", 1)
+    monkeypatch.setattr(repair, "_BULK_ROWS", 1)
     loaded = threading.Event()
-    build = recalc.indexes_built_after
+    build = repair.indexes_built_after
 
     @contextlib.contextmanager
     def slow(cur, name):
@@ -258,7 +260,7 @@ def test_a_first_run_into_empty_counters_builds_the_indexes_after(monkeypatch):
             loaded.set()
             time.sleep(0.5)  # the settlement below is waiting now
 
-    monkeypatch.setattr(recalc, "indexes_built_after", slow)
+    monkeypatch.setattr(repair, "indexes_built_after", slow)
 
     def settle():
         assert loaded.wait(30)
@@ -288,23 +290,23 @@ def test_snapshots_stored_in_parallel_are_the_serial_ones_and_two_runs_do_not_do
     monkeypatch,
 ):
     """The snapshot step on PostgreSQL stores the scopes two connections at
-    a time (recalc._store_snapshots_in_parallel): the rows are those of the
+    a time (recalc.snapshots._store_snapshots_in_parallel): the rows are those of the
     one-connection path, and two runs at once (each scope ordered by an
     advisory lock) write each row once — the second finds them stored."""
     a, b, c = make_player("pa"), make_player("pb"), make_player("pc")
     hand(a, b, ended=WHEN, winner=0, fan=8)
     hand(a, c, ended=WHEN, winner=1, fan=24, self_drawn=True)
     hand(b, c, ended=WHEN, winner=None, ruleset="mcr")
-    monkeypatch.setattr(recalc, "_SNAPSHOT_WORKERS", 2)
+    monkeypatch.setattr(snapshots, "_SNAPSHOT_WORKERS", 2)
     first = recalc.recalc_ranks(day=WHEN.date())
     parallel = _snapshot_rows()
     assert first.snapshot_written == first.snapshot_rows == len(parallel) > 0
     BoardSnapshot.objects.all().delete()
-    monkeypatch.setattr(recalc, "_SNAPSHOT_WORKERS", 1)
+    monkeypatch.setattr(snapshots, "_SNAPSHOT_WORKERS", 1)
     recalc.recalc_ranks(day=WHEN.date())
     assert _snapshot_rows() == parallel
     BoardSnapshot.objects.all().delete()
-    monkeypatch.setattr(recalc, "_SNAPSHOT_WORKERS", 2)
+    monkeypatch.setattr(snapshots, "_SNAPSHOT_WORKERS", 2)
     reports = []
     threads = [
         _in_thread(lambda: reports.append(recalc.recalc_ranks(day=WHEN.date())))

@@ -251,8 +251,9 @@ def test_a_changed_points_rule_is_reapplied_by_the_nightly_run(history, monkeypa
     from accounts.models import LedgerEntry
 
     a, _b, c = history
-    base = recalc.hand_points_sql
-    monkeypatch.setattr(recalc, "hand_points_sql", lambda: base() * 2)
+    base = recalc.check.hand_points_sql
+    for step in (recalc.check, recalc.repair):  # the rule's two readers
+        monkeypatch.setattr(step, "hand_points_sql", lambda: base() * 2)
     report = recalc_ranks(day=DAY1)
     assert report.points_recalculated == 2  # A's 8-fan win, C's 400-point win
     assert report.hand_rows_repaired == 2
