@@ -252,6 +252,11 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
     # (a frame carried in a group message is used only for a later state)
     _shown: tuple[int | None, int] | None = None
     tab: str | None = None  # the page's tab token (None: not in the choice)
+    # whether this page holds the seat, and the ms of the holder it knows of
+    # (presence.tab_take_at): set at connect, by table.takeover and take_back,
+    # so that a move needs no cache read (_check_holder)
+    _holds: bool = True
+    _holder_at: int = 0
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -291,15 +296,17 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         await _cached(self._presence.open)()
         await _pooled(seats.seat_connect)(table_id=self.table_id, seat=seat)
         self.tab = scope_tab(self.scope)
-        holds = True
         if self.tab is not None:
-            holds = await _cached(presence.tab_take)(
+            at = await _cached(presence.tab_take_at)(
                 table_id=self.table_id, seat=seat, tab=self.tab
             )
-            if holds:  # a newer page: the older one's sockets stop acting
-                await self._announce_holder()
+            # refused: a newer page holds it (as of a later ms than this one)
+            self._holds = at is not None
+            self._holder_at = at or presence.tab_opened(self.tab) or 0
+            if at is not None:  # a newer page: the older one's sockets stop acting
+                await self._announce_holder(at)
         await self.send_frame()
-        if not holds:
+        if not self._holds:
             await self.send(self._elsewhere(True))
 
     async def disconnect(self, code: int) -> None:
@@ -382,14 +389,25 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
             )
 
     def _check_holder(self) -> None:
-        """Refuse when another page of the player holds this seat (in the
-        worker thread that then acts: no thread hand-off of its own).
+        """Refuse when another page of the player holds this seat, from what
+        this socket knows (``_holds``): no cache read per move (issue 15).
+
+        What it knows comes from its connect (presence.tab_take_at), the
+        ``table.takeover`` messages (every process) and its take back.  A
+        message is handled after the move before it ends (one consumer
+        handles one message at a time), so a move of the older page sent
+        before the newer page's takeover reached this socket is applied: a
+        move of the same player, at a moment the older page still showed
+        the table as its own; the newer page receives the result like any
+        move.  Before, the window was the same, up to the cache write
+        instead of the message's arrival (a few ms more).  A socket that
+        missed a message (the channel layer drops it when this socket's
+        queue is full) learns the holder again when it reconnects.
 
         Raises:
             ElsewhereError: this page does not hold the seat.
         """
-        assert self.seat is not None
-        if not presence.tab_holds(table_id=self.table_id, seat=self.seat, tab=self.tab):
+        if not self._holds:
             raise ElsewhereError(str(ELSEWHERE))
 
     def _request_sync(self, request: Any, user: Any) -> Table:
@@ -401,24 +419,42 @@ class TableConsumer(DispatchWithoutConnectionHop, AsyncWebsocketConsumer):
         """在此窗口继续: this page holds the seat again; the other is told."""
         if self.tab is None or self.seat is None:
             return
-        await _cached(presence.tab_take)(
+        at = await _cached(presence.tab_take_at)(
             table_id=self.table_id, seat=self.seat, tab=self.tab, force=True
         )
-        await self._announce_holder()
+        self._holds, self._holder_at = True, at or self._holder_at
+        await self._announce_holder(self._holder_at)
         self._sent = None
         await self.send_frame()
 
-    async def _announce_holder(self) -> None:
+    async def _announce_holder(self, at: int) -> None:
+        """Tell every socket of the table (every process) that this page
+        holds the seat as of ``at`` ms (presence.tab_take_at)."""
         await self.channel_layer.group_send(
-            self.group, {"type": "table.takeover", "seat": self.seat, "tab": self.tab}
+            self.group,
+            {"type": "table.takeover", "seat": self.seat, "tab": self.tab, "at": at},
         )
 
     async def table_takeover(self, event: dict[str, Any]) -> None:
-        """Group message: a page took this seat (:func:`presence.tab_take`);
-        the notice over this page is shown, or hidden if it is this page."""
+        """Group message: a page took this seat (:func:`presence.tab_take_at`);
+        this socket remembers whether it holds it, and the notice over this
+        page is shown, or hidden if it is this page.
+
+        Followed only when it is as new as the holder this socket knows
+        (``at``: the order tab_take_at chooses pages in), so two pages that
+        open at once, whose messages may arrive in either order, leave every
+        socket agreeing on the later one.  (The cache itself keeps the last
+        write then, which may be the other: only the HTTP table requests,
+        which read it, would follow that one, until a page takes the seat
+        again.)
+        """
         if event.get("seat") != self.seat or self.tab is None:
             return
-        await self.send(self._elsewhere(event.get("tab") != self.tab))
+        at = event.get("at")
+        if not isinstance(at, int) or at < self._holder_at:
+            return
+        self._holder_at, self._holds = at, event.get("tab") == self.tab
+        await self.send(self._elsewhere(not self._holds))
 
     def _elsewhere(self, shown: bool) -> str:
         with translation.override(self.lang):

@@ -510,11 +510,25 @@ def tab_take(
     presence cache (Redis in production), so every Daphne process sees one
     holder; two pages opening at the same moment: the last write wins.
 
-    Returns whether ``tab`` holds the seat now.
+    Returns whether ``tab`` holds the seat now (:func:`tab_take_at`).
     """
+    return (
+        tab_take_at(table_id=table_id, seat=seat, tab=tab, force=force, now=now)
+        is not None
+    )
+
+
+def tab_take_at(
+    *, table_id: int, seat: int, tab: str, force: bool = False, now: float | None = None
+) -> int | None:
+    """:func:`tab_take`, returning the ms ``tab`` holds the seat as of (its
+    page's opening, or ``now`` with ``force``: the order pages are chosen
+    in), or None when it does not hold it.  The table consumer sends it in
+    its ``table.takeover`` message, so every socket of the seat follows the
+    same order as the cache without reading it (games.consumers)."""
     opened = tab_opened(tab)
     if opened is None:
-        return False
+        return None
     if force:
         opened = max(opened, int((time.time() if now is None else now) * 1000))
     cache = _cache()
@@ -527,16 +541,20 @@ def tab_take(
         and held[0] != tab
         and int(held[1]) > opened
     ):
-        return False
+        return None
     if not (isinstance(held, list | tuple) and list(held) == [tab, opened]):
         cache.set(key, [tab, opened], HOLDER_SECONDS)
-    return True
+    return opened
 
 
 def tab_holds(*, table_id: int, seat: int, tab: str | None) -> bool:
     """Whether the tab ``tab`` may act for ``seat`` at ``table_id``: it is
     the holder, or no tab holds the seat.  A socket or request without a tab
-    token (another client) is not part of the choice and may act."""
+    token (another client) is not part of the choice and may act.
+
+    One cache read: for the HTTP table requests (no socket).  A table socket
+    does not call it per move: it knows from its connect, the
+    ``table.takeover`` messages and its take back (games.consumers)."""
     if tab_opened(tab) is None:
         return True
     held = _cache().get(_holder_key(table_id, seat))

@@ -140,3 +140,56 @@ def test_tab_take_orders_pages_by_when_they_were_opened():
     assert presence.tab_take(**args, tab="1700000000000-aaaaaaaa", force=True)
     assert not presence.tab_take(**args, tab="1700000005000-bbbbbbbb")
     assert not presence.tab_take(**args, tab="not-a-token")
+
+
+class _CountingCache:
+    """The presence cache, counting the reads of a seat's holder entry."""
+
+    def __init__(self, inner):
+        self.inner, self.holder_reads = inner, 0
+
+    def get(self, key, *args, **kwargs):
+        if str(key).startswith("holder:"):
+            self.holder_reads += 1
+        return self.inner.get(key, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+async def test_a_pages_moves_read_no_holder_from_the_cache(monkeypatch):
+    """issue 15: a page's move costs no presence-cache read (4f5b7fd read the
+    holder per move); the socket knows from its connect and table.takeover."""
+    a, b, table = await _pair()
+    old, first = await _tab(a, table.pk, "1700000000000-aaaaaaaa")
+    seq = _seq(next(m for m in first if "data-seq" in m))
+    new, _opened = await _tab(a, table.pk, "1700000005000-bbbbbbbb")
+    await drain(old)
+    counting = _CountingCache(presence._cache())
+    monkeypatch.setattr(presence, "_cache", lambda: counting)
+
+    await old.send_to(text_data=_pre_deal(seq))  # refused, from what it knows
+    assert any(ELSEWHERE in m for m in await drain(old))
+    assert counting.holder_reads == 0
+    # a stale takeover (an older page's message arriving late) changes nothing
+    from channels.layers import get_channel_layer
+
+    from games.services.notify import table_group
+
+    await get_channel_layer().group_send(
+        table_group(table.pk),
+        {
+            "type": "table.takeover",
+            "seat": 0,
+            "tab": "1700000000000-aaaaaaaa",
+            "at": 1700000000000,
+        },
+    )
+    assert not _notice(await drain(new))
+    await new.send_to(text_data=_pre_deal(seq))  # the holder's: applied
+    await drain(new)
+    _t, hand = await _state(table.pk)
+    assert hand.state.pending[0] is False
+    assert counting.holder_reads == 0
+    for comm in (old, new):
+        await comm.disconnect()
