@@ -68,9 +68,10 @@
      While a report form is open (and not yet answered by report-done), the
      settlement countdown stops sending this player to the lobby: the server
      still closes the table on time for the opponent, but the page keeps the
-     half-typed report.  Sending it, or closing the form, goes on. */
+     half-typed report.  Sending it, or closing the form, goes on.  The
+     countdown keeps running and says what it counts down to (the table's
+     close, data-report-unit), not that it stopped: it does not stop. */
   var pendingGo = null;
-  var pausedLeft = null;
   function reportOpen() {
     return $all("details.mj-report[open]").some(function (d) {
       return !d.querySelector("[data-testid=report-done]");
@@ -276,20 +277,15 @@
       // The settlement countdown: when it runs out the server closes the table;
       // take the player back to the lobby (a moment later, so a last 继续 can land).
       var lobby = t.getAttribute("data-lobby-url");
-      var paused = lobby && reportOpen();
-      var stay = lobby && !paused && staying();
-      if (paused) {
-        if (pausedLeft === null) pausedLeft = left;
-        t.style.setProperty("--p", Math.max(0, Math.min(1, pausedLeft / total)).toFixed(4));
-      } else if (lobby) {
-        pausedLeft = null;
-      }
+      var writing = lobby && reportOpen();
+      var stay = lobby && !writing && staying();
       if (lobby && deadline - serverNow < -1500 && !leaving) goTo(lobby);
       var num = t.parentNode && t.parentNode.querySelector(".mj-timer-num");
       if (num) {
         var secs = Math.ceil(left / 1000);
-        var unit = (stay && num.getAttribute("data-stay-unit")) || num.getAttribute("data-unit") || "s";
-        var txt = paused ? (num.getAttribute("data-paused") || "‖") : secs + unit;
+        var unit = (writing && num.getAttribute("data-report-unit")) ||
+          (stay && num.getAttribute("data-stay-unit")) || num.getAttribute("data-unit") || "s";
+        var txt = secs + unit;
         if (num.textContent !== txt) num.textContent = txt;
       }
     });

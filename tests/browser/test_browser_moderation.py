@@ -68,10 +68,11 @@ def test_report_from_the_settlement_decide_in_admin_both_inboxes(live, browser):
     form = a.locator("[data-testid=report-form]")
     form.locator("select[name=category]").select_option("cheating")
     form.locator("textarea[name=text]").fill("<b>出牌太快</b>，像是外挂")
-    # the settlement countdown pauses while the report is being written
+    # the settlement countdown goes on while the report is being written, and
+    # says the table closes at its end (the page waits for the report)
     a.wait_for_function(
-        "() => document.querySelector('[data-testid=settle-countdown] .mj-timer-num')"
-        ".textContent === '举报中，倒计时已暂停'"
+        "() => /^\\d+秒后牌桌关闭$/.test(document.querySelector("
+        "'[data-testid=settle-countdown] .mj-timer-num').textContent)"
     )
     shot(a, "report-form-phone")
     a.locator("[data-testid=report-submit]").click()

@@ -182,9 +182,19 @@ def test_a_report_being_written_survives_a_reload(live, browser):
     form.wait_for(state="visible")  # the form is open again, with the draft
     assert form.locator("textarea[name=text]").input_value() == "一直拖到最后一秒才出牌"
     assert form.locator("select[name=category]").input_value() == "stalling"
+    # the countdown keeps running and says what it counts to: the table closes
+    # on time (seed 000), it said 举报中，倒计时已暂停 though it never stopped
+    num = "[data-testid=settle-countdown] .mj-timer-num"
     a.wait_for_function(
-        "() => document.querySelector('[data-testid=settle-countdown] .mj-timer-num')"
-        ".textContent === '举报中，倒计时已暂停'"
+        f"() => /^\\d+秒后牌桌关闭$/.test(document.querySelector('{num}').textContent)"
+    )
+    before = int(a.locator(num).text_content().removesuffix("秒后牌桌关闭"))
+    a.wait_for_timeout(2100)
+    after = a.locator(num).text_content()
+    assert after.endswith("秒后牌桌关闭") and int(after[:-6]) < before, (before, after)
+    note = a.locator("[data-testid=settlement] [data-testid=report-after-close]")
+    assert note.text_content() == (
+        "倒计时结束时牌桌照常关闭；这一页会等你写完，关闭后也能提交。"
     )
     # the bar shows the time left of the whole countdown, not full again
     fraction = a.evaluate(
