@@ -134,3 +134,47 @@ def test_live_table_fits_360px(live, browser):
     page.screenshot(path="/tmp/narrow_table.png", full_page=True)
     assert overflow(page) <= 360, wide_elements(page)
     page.close()
+
+
+# each friend-room stake select: its width, and the width it takes unsqueezed
+# (its widest option); True when it ends inside the page
+STAKE_FIT = """() => Array.from(document.querySelectorAll('[data-testid=friend-stake]'))
+  .map(s => {
+    const w = s.getBoundingClientRect().width;
+    const flex = s.style.flex, max = s.style.maxWidth;
+    s.style.flex = 'none'; s.style.maxWidth = 'none';
+    const full = s.getBoundingClientRect().width;
+    s.style.flex = flex; s.style.maxWidth = max;
+    const right = s.getBoundingClientRect().right;
+    return [s.options[0].text, Math.round(w), Math.round(full),
+            right <= document.documentElement.clientWidth + 0.5];
+  })"""
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_friend_room_stake_shows_whole_at_360_and_390(live, browser, language):
+    """Tester: at 360 px the 好友房 stake select read "stake 1" for stake 10
+    (squeezed below its widest option), in Chinese and English."""
+    name = f"friendstake{language[:2]}"
+    live.create_players(name)
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    login(page, live, name)
+    ctx.add_cookies([{"name": "django_language", "value": language, "url": live.url}])
+    page.goto(f"{live.url}/lobby/")
+    first = "stake 10" if language == "en" else "基数 10"
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 740})
+        page.wait_for_timeout(100)
+        fits = page.evaluate(STAKE_FIT)
+        assert fits and fits[0][0] == first, fits
+        assert all(w >= full - 0.5 and inside for _t, w, full, inside in fits), (
+            width,
+            fits,
+        )
+        wide = page.evaluate(
+            "() => document.documentElement.scrollWidth"
+            " > document.documentElement.clientWidth"
+        )
+        assert not wide, width
+    ctx.close()
