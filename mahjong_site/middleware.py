@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.middleware.locale import LocaleMiddleware
+from django.template.response import TemplateResponse
 from django.utils import translation
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -113,3 +114,30 @@ class TrustedProxyMiddleware:
             if client != remote:
                 request.META["REMOTE_ADDR"] = client
         return self.get_response(request)
+
+
+class MethodNotAllowedPageMiddleware:
+    """Give a 405 with an empty body our own error page (``templates/405.html``).
+
+    A POST-only view (``require_POST``, ``require_http_methods``) answers a
+    GET with ``HttpResponseNotAllowed``: status 405, an ``Allow`` header and
+    no body, so the browser showed its own blank error page (GET
+    ``/hands/<id>/share/``, fresh tester).  Django has no ``handler405``; this
+    renders the page in the site's look and the reader's language, keeping the
+    status and the ``Allow`` header.  A 405 that already has a body is left
+    alone.  Last in ``MIDDLEWARE``, so the session, the user and the language
+    are still in force when it renders.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.streaming or response.content:
+            return response
+        page = TemplateResponse(request, "405.html", status=405)
+        page.render()
+        if response.has_header("Allow"):
+            page["Allow"] = response["Allow"]
+        return page

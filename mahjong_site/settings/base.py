@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "mahjong_site.middleware.MethodNotAllowedPageMiddleware",
 ]
 
 ROOT_URLCONF = "mahjong_site.urls"

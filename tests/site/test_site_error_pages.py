@@ -86,3 +86,26 @@ def test_a_failed_csrf_check_says_the_page_expired(lang):
     else:
         assert "<h1>页面已过期</h1>" in html
         assert "请返回上一页，刷新后再提交一次。" in html
+
+
+@override_settings(DEBUG=False)
+@pytest.mark.parametrize("lang", [None, "en"])
+def test_get_on_a_post_only_view_shows_our_405_page_with_allow(lang):
+    # GET /hands/<id>/share/ (require_POST) answered 405 with an empty body,
+    # so the browser showed its own error page (fresh tester)
+    user = User.objects.create_user("notallowed", "notallowed@example.com", "pw-1")
+    client = _client(lang)
+    client.force_login(user)
+    response = client.get("/hands/1/share/")
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    html = response.content.decode()
+    assert 'data-testid="error-page" data-status="405"' in html
+    assert 'href="/"' in html and 'href="/lobby/"' in html
+    if lang:
+        assert "<h1>This address cannot be opened this way</h1>" in html
+        assert "Go back to the previous page" in html
+    else:
+        assert "<h1>不能这样打开</h1>" in html
+        assert "<title>不能这样打开 · 二人麻将</title>" in html.replace("\n", "")
+        assert "只接受页面上的按钮提交" in html
