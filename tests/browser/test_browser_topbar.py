@@ -128,3 +128,27 @@ def test_waiting_for_an_opponent_is_centred(browser, live, width):
     box, text = page.evaluate(CENTRES)
     assert abs(box - text) <= 3, (box, text)
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_report_goes_when_the_bot_offer_makes_the_table_practice(browser, live, width):
+    """Fresh tester: after 没人来？和电脑打 the top bar's 举报 stayed on what
+    was now a practice table (and said 现在没有可以举报的牌局) until a
+    reload.  The room line, part of the frame, marks the table practice and
+    table.css hides 举报 with it."""
+    name = f"botrep{width}"
+    live.create_players(name)
+    ctx = browser.new_context(viewport={"width": width, "height": 844})
+    a = ctx.new_page()
+    login(a, live, name)
+    a.goto(f"{live.url}/lobby/")
+    quick = "[data-testid=room][data-ruleset=jj] [data-testid=quick-match]"
+    a.locator(quick).first.click()
+    a.wait_for_url(re.compile(r"/table/\d+/$"))
+    report = a.locator(".mj-topbar [data-testid=table-report]")
+    assert report.count() == 1  # a 快速开始 table: 举报 is rendered with the page
+    a.locator("[data-testid=accept-bot]").click(timeout=20_000)
+    a.wait_for_selector("#mj-roomline[data-practice]", state="attached")
+    a.wait_for_selector("[data-testid=my-hand] [data-tile]", timeout=20_000)
+    assert not report.is_visible()
+    ctx.close()
