@@ -16,7 +16,7 @@ import pytest
 
 from .conftest import login
 from .play import play_to_end
-from .test_browser_table import DESKTOP, new_page
+from .test_browser_table import DESKTOP, PHONE, new_page
 
 pytestmark = pytest.mark.browser
 
@@ -205,4 +205,43 @@ def test_back_to_a_won_hand_shows_it_quietly(live, browser):
     assert page.evaluate("window.__callouts") == []
     assert plays(page) == []
     assert page.locator("#mj-root").get_attribute("data-quiet-settlement") == ""
+    ctx.close()
+
+
+ON_TOP = """() => {
+  // the flash lets clicks through (pointer-events: none), which hit-testing
+  // skips: let it be hit while asking what is drawn on top at its centre
+  const el = document.getElementById('mj-callout');
+  el.style.pointerEvents = 'auto';
+  const box = el.getBoundingClientRect();
+  const top = document.elementFromPoint(
+    box.left + box.width / 2, box.top + box.height / 2);
+  el.style.pointerEvents = '';
+  if (!top) return {shown: box.width > 0, top: null};
+  const name = top.closest('#mj-settlement') ? 'settlement' : top.id || top.className;
+  return {shown: box.width > 0, top: name};
+}"""
+
+
+def test_a_win_flash_stays_under_the_settlement_on_a_phone(live, browser):
+    """Fresh tester: at 390×844 the 自摸！/和！ flash drew over the settlement
+    panel and covered its fan rows while it played.  With the panel up, the
+    flash sits under it (and its backdrop)."""
+    live.create_players("flashunder")
+    ctx, page, errors = new_page(browser, PHONE)
+    login(page, live, "flashunder")
+    page.goto(f"{live.url}/lobby/")
+    page.locator(
+        "[data-testid=room][data-ruleset=erren] [data-testid=play-bot]"
+    ).first.click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    page.wait_for_selector("#mj-conn.is-open")
+    play_to_end(page, keyboard=False)
+    # a flash while the settlement shows, as the win's own frame brings it
+    for kind in ("zimo", "hu"):
+        fake_call(page, f"under:{kind}", kind, "me")
+        page.wait_for_timeout(250)  # mid-animation: fully opaque
+        got = page.evaluate(ON_TOP)
+        assert got == {"shown": True, "top": "settlement"}, (kind, got)
+    assert errors == []
     ctx.close()
