@@ -60,7 +60,8 @@ def test_play_bot_post_seats_the_player_and_the_table_page_renders(client):
     assert response.status_code == 302
     assert response["Location"] == reverse("games:table", args=[table.pk])
     html = client.get(response["Location"]).content.decode()
-    assert f'ws-connect="/ws/table/{table.pk}/"' in html
+    # the page's socket address carries its tab token (games.presence.new_tab)
+    assert f'ws-connect="/ws/table/{table.pk}/?tab=' in html
     assert 'hx-ext="ws"' in html and 'id="mj-root"' in html
     assert "js/table.js" in html and "css/table.css" in html
     # another player cannot open it
