@@ -144,6 +144,31 @@ def step(page: Any, n: int, *, keyboard: bool = True, claim: bool = False) -> st
     return ""
 
 
+def decline_pre_deal(page: Any, timeout: float = 30.0) -> None:
+    """Answer 不选 to the question before the deal (开始加倍, 明牌) as soon as
+    it is asked, as a person in a hurry would, and return once ``page``'s
+    hand is dealt (its tiles are shown).
+
+    Without an answer the hand is dealt only when the rule set's pre-deal
+    timer (10 s) runs out, which a test waiting for the tiles waited out.
+    Declining leaves the same hand as that timeout: no 明牌, no 加倍.
+
+    Raises:
+        AssertionError: no tiles within ``timeout`` seconds.
+    """
+    end = time.time() + timeout
+    while time.time() < end:
+        if page.locator("#mj-hand .mj-htile").count():
+            return
+        st = status(page)
+        if st.get("phase") == "pre_deal" and st.get("myTurn") == "1":
+            btn = visible(page, "#mj-actions [data-action=pass]")
+            if btn is not None:
+                btn.click()
+        page.wait_for_timeout(60)
+    raise AssertionError(f"no deal within {timeout}s: {status(page)}")
+
+
 def wait_change(page: Any, seq: str | None, timeout: float = 20.0) -> None:
     """Wait until the frame's seq differs from ``seq`` or a panel shows."""
     end = time.time() + timeout

@@ -27,6 +27,11 @@ SERVER_ENV = {
     # a loaded CI machine can take more than the rule set's 15 s between a
     # hand's end and the test's click on 继续 / 分组
     "MAHJONG_SETTLEMENT_SECONDS": "120",
+    # 托管 and 报听 play on through the clock's paced steps as in production,
+    # a round every 0.2 s instead of every second (the pace itself is tested
+    # in tests/games/test_games_pacing.py): a hand both seats leave to 托管
+    # took a minute of the browser tests' time
+    "MAHJONG_AUTO_PACE": "0.2",
     "DJANGO_LOG_LEVEL": "WARNING",
     "ACCOUNT_RATE_LIMITS": "",
 }

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from .conftest import login
-from .play import visible
+from .play import decline_pre_deal, visible
 
 pytestmark = pytest.mark.browser
 
@@ -147,6 +147,7 @@ def test_the_turn_banner_is_readable_on_a_phone(live, browser, ruleset, language
     room = f"[data-testid=room][data-ruleset={ruleset}] [data-testid=play-bot]"
     page.locator(room).first.click()
     page.wait_for_url(re.compile(r"/table/\d+/$"))
+    decline_pre_deal(page)
     page.wait_for_selector("#mj-hand .mj-htile")
     prompt = "Your turn to discard" if language == "en" else "轮到你出牌"
     _to_my_discard(page, prompt)

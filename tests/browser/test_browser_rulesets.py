@@ -120,9 +120,25 @@ def _act(page: Any, ruleset: str, done: set[str]) -> str:
     if passing is not None:
         passing.click()
         return "pass"
+    if can_discard and "ready" in done and _forced_discard(page):
+        return ""  # 报听: the table discards the drawn tile by itself
     if can_discard:
         return _discard(page)
     return ""
+
+
+def _forced_discard(page: Any) -> bool:
+    """True when the hand, locked by 报听, has no move but discarding its
+    drawn tile: the table makes that discard itself, an automated move
+    MAHJONG_AUTO_PACE later.  Clicking it as well raced that move, and a
+    click that lost waited for a button the next frame no longer had."""
+    if visible(page, "#mj-actions [data-action=kong]") is not None:
+        return False
+    drawn = page.eval_on_selector_all(
+        "[data-testid=my-hand] form button[data-tile]",
+        "els => els.map(e => e.dataset.drawn === '1')",
+    )
+    return drawn == [True]
 
 
 def _observe(page: Any, ruleset: str, seen: dict[str, Any]) -> None:

@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 
 from .conftest import login
-from .play import hand_tiles, play_to_end, settled, status, step, wait_change
+from .play import (
+    decline_pre_deal,
+    hand_tiles,
+    play_to_end,
+    settled,
+    status,
+    step,
+    wait_change,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -264,6 +272,7 @@ def test_waiting_alone_offers_a_bot_then_deals(live, browser):
     page.wait_for_selector("[data-testid=waiting]")
     # MAHJONG_BOT_OFFER_AFTER is 2 s on the test server; the frame brings the offer
     page.locator("[data-testid=accept-bot]").click(timeout=20_000)
+    decline_pre_deal(page)
     page.wait_for_selector("[data-testid=my-hand] [data-tile]", timeout=20_000)
     assert page.locator("[data-testid=waiting]").count() == 0
     assert errors == []

@@ -15,6 +15,7 @@ import re
 import pytest
 
 from .conftest import login
+from .play import decline_pre_deal
 from .test_browser_table import new_page
 
 pytestmark = pytest.mark.browser
@@ -63,6 +64,7 @@ def test_the_hand_stays_on_screen_under_a_notice(live, browser, size):
     page.goto(f"{live.url}/lobby/")
     page.locator("[data-testid=play-bot]").first.click()
     page.wait_for_url(re.compile(r"/table/\d+/$"))
+    decline_pre_deal(page)
     page.wait_for_selector("#mj-hand .mj-htile")
     page.wait_for_selector("#mj-conn.is-open")
     m = page.evaluate(FIT)
