@@ -481,15 +481,7 @@ def discard_free_deficiencies(
     of :func:`rank_discards`' estimates (the same columns), without ranking.
     """
     kinds = [k for k in range(NUM_KINDS) if counts[k]]
-    columns: dict[frozenset[Shape], list[int]] = {}
-
-    def column(plan: Plan) -> list[int]:
-        got = columns.get(plan.shapes)
-        if got is None:
-            got = _discard_deficiencies(ctx, counts, melds, plan, kinds)
-            columns[plan.shapes] = got
-        return got
-
+    column = _deficiency_columns(ctx, counts, melds, kinds)
     left = _free_deficiencies(ctx, counts, melds, ctx.plans[0], kinds, column)
     return [left[k] for k in kinds]
 
@@ -712,15 +704,7 @@ def rank_discards(
     risk = discard_risk(ctx) if ctx.style.defence > 0 else None
     kinds = [k for k in range(NUM_KINDS) if counts[k]]
     # the deficiencies of every discard at once (one suit changes per kind)
-    columns: dict[frozenset[Shape], list[int]] = {}
-
-    def column(plan: Plan) -> list[int]:
-        got = columns.get(plan.shapes)
-        if got is None:
-            got = _discard_deficiencies(ctx, counts, melds, plan, kinds)
-            columns[plan.shapes] = got
-        return got
-
+    column = _deficiency_columns(ctx, counts, melds, kinds)
     d_all_of = _free_deficiencies(ctx, counts, melds, plans[0], kinds, column)
     ds_of: list[list[int] | None] = [None] * NUM_KINDS
     if all(_simple(p) for p in plans):
@@ -865,6 +849,25 @@ def _simple(plan: Plan) -> bool:
         and not plan.chows
         and not plan.min_pairs
     )
+
+
+def _deficiency_columns(
+    ctx: Context, counts: Sequence[int], melds: Sequence[Meld], kinds: Sequence[int]
+) -> Callable[[Plan], list[int]]:
+    """A plan's :func:`_discard_deficiencies` column for this hand (one
+    entry per kind, discarding each of ``kinds``), computed once per plan
+    shape set and kept for the lifetime of the returned function (one
+    decision: at most one column per plan of the rule set)."""
+    columns: dict[frozenset[Shape], list[int]] = {}
+
+    def column(plan: Plan) -> list[int]:
+        got = columns.get(plan.shapes)
+        if got is None:
+            got = _discard_deficiencies(ctx, counts, melds, plan, kinds)
+            columns[plan.shapes] = got
+        return got
+
+    return column
 
 
 def _discard_deficiencies(
